@@ -1,0 +1,95 @@
+// Lint also enforces the process boundaries of docs/ARCHITECTURE (see docs/decisions.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net',
+  'os', 'path', 'stream', 'url', 'util', 'worker_threads', 'zlib', 'readline', 'timers', 'process',
+];
+const nodeBuiltinPatterns = ['node:*', ...nodeBuiltins];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'shared/ runs everywhere: no electron.' },
+            { name: 'react', message: 'shared/ has no UI code.' },
+          ],
+          patterns: [
+            { group: nodeBuiltinPatterns, message: 'shared/ runs in the browser too: no Node builtins.' },
+            { group: ['**/electron/**', '**/renderer/**', '**/emulator/**', '@mui/*', 'react-dom*'], message: 'shared/ depends on nothing app-specific.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer reaches main only through window.desk.' }],
+          patterns: [
+            { group: ['**/electron/**'], message: 'The renderer imports nothing from electron/.' },
+            { group: ['**/emulator/**'], message: 'The renderer talks to the service only through main.' },
+            { group: nodeBuiltinPatterns, message: 'The renderer is sandboxed: no Node builtins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/services/**/*.ts', 'electron/bridge/**/*.ts', 'electron/cli/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Services are plain Node: pass Electron capabilities in at start-up.' }],
+          patterns: [{ group: ['**/renderer/**'], message: 'Main-side code imports nothing from the renderer.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['emulator/**/*.ts'],
+    ignores: ['emulator/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The emulator is a stand-alone service.' }],
+          patterns: [
+            {
+              group: ['**/electron/**', '**/renderer/**', '**/shared/**'],
+              message: 'The emulator implements the spec on its own: it imports nothing from the app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,30 @@
+// Bundles the plain-Node entry points (local bridge, CLI, emulator) into out/, next to what
+// electron-vite builds for Electron. Each is one CommonJS file that runs with plain `node`.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const entries = [
+  { in: 'electron/bridge/index.ts', out: 'out/bridge/index.cjs' },
+  { in: 'electron/cli/index.ts', out: 'out/cli/index.cjs' },
+  { in: 'emulator/index.ts', out: 'out/emulator/index.cjs' },
+].filter((e) => existsSync(e.in));
+
+await Promise.all(
+  entries.map((e) =>
+    build({
+      entryPoints: [e.in],
+      outfile: e.out,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: false,
+      external: ['electron'],
+      logLevel: 'warning',
+      // electron-store/conf are ESM and read import.meta.url; give them a CommonJS equivalent.
+      define: { 'import.meta.url': 'importMetaUrl' },
+      banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    }),
+  ),
+);
+console.log(`built ${entries.map((e) => e.out).join(', ')}`);

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { environmentIdSchema } from './environment';
+
+const empty = z.object({}).strict();
+
+const httpsUrl = z
+  .string()
+  .trim()
+  .url('Enter a full address starting with https://')
+  .refine((u) => u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(u), {
+    message: 'Use an https:// address (plain http is allowed only for this computer).',
+  });
+
+const domain = z
+  .string()
+  .trim()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'Enter a domain such as giving.example.com');
+
+/** What the renderer may see of the settings: never the client secret itself. */
+export const publicSettingsSchema = z.object({
+  environment: environmentIdSchema,
+  custom: z.object({
+    baseUrl: z.string(),
+    tokenUrl: z.string(),
+    programDomain: z.string(),
+  }),
+  clientId: z.string(),
+  hasClientSecret: z.boolean(),
+  /** Whether a client secret can be kept across restarts on this computer. */
+  secretStorage: z.enum(['encrypted', 'session-only']),
+  secretStorageNote: z.string(),
+  firstRunDone: z.boolean(),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+export const settingsUpdateSchema = z
+  .object({
+    environment: environmentIdSchema.optional(),
+    custom: z
+      .object({
+        baseUrl: z.union([httpsUrl, z.literal('')]),
+        tokenUrl: z.union([httpsUrl, z.literal('')]),
+        programDomain: z.union([domain, z.literal('')]),
+      })
+      .optional(),
+    clientId: z.string().trim().max(200).optional(),
+    /** A new client secret; an empty string clears it. Never echoed back. */
+    clientSecret: z.string().max(500).optional(),
+    firstRunDone: z.boolean().optional(),
+  })
+  .strict();
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+
+export const environmentInfoSchema = z.object({
+  id: environmentIdSchema,
+  label: z.string(),
+  baseUrl: z.string(),
+  tokenUrl: z.string(),
+  programUrl: z.string(),
+  /** True when the built-in emulator serves this environment. */
+  emulated: z.boolean(),
+});
+export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
+
+export const connectionResultSchema = z.object({
+  ok: z.boolean(),
+  environment: environmentIdSchema,
+  message: z.string(),
+  /** Seconds the obtained token is valid for, when one was obtained. */
+  expiresIn: z.number().optional(),
+});
+
+/**
+ * Every channel between the renderer and main: name → request and response schema.
+ * The preload, the IPC registration, the local bridge and the renderer client are all built from this.
+ */
+export const channels = {
+  'app.info': {
+    request: empty,
+    response: z.object({
+      name: z.string(),
+      version: z.string(),
+      mode: z.enum(['electron', 'browser']),
+      dataDir: z.string(),
+      environment: environmentInfoSchema,
+    }),
+  },
+  'settings.get': { request: empty, response: publicSettingsSchema },
+  'settings.save': { request: settingsUpdateSchema, response: publicSettingsSchema },
+  'settings.testConnection': { request: empty, response: connectionResultSchema },
+  'assets.sampleSpreadsheet': {
+    request: empty,
+    response: z.object({ fileName: z.string(), base64: z.string() }),
+  },
+  'external.open': {
+    request: z.object({ url: z.string().max(2000) }).strict(),
+    response: z.object({ opened: z.boolean() }),
+  },
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelRequest<C extends ChannelName> = z.input<Channels[C]['request']>;
+export type ChannelInput<C extends ChannelName> = z.output<Channels[C]['request']>;
+export type ChannelResponse<C extends ChannelName> = z.output<Channels[C]['response']>;
+export const channelNames = Object.keys(channels) as ChannelName[];

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Events pushed from main to the renderer. */
+export const events = {
+  /** Progress of a long job (import, upload, listing), for progress bars. */
+  'job.progress': z.object({
+    jobId: z.string(),
+    kind: z.string(),
+    stage: z.string(),
+    done: z.number(),
+    total: z.number().nullable(),
+    message: z.string().optional(),
+  }),
+  /** A job changed state. */
+  'job.status': z.object({
+    jobId: z.string(),
+    kind: z.string(),
+    status: z.enum(['running', 'succeeded', 'failed', 'cancelled']),
+    message: z.string().optional(),
+  }),
+  /** Settings changed (in another window, or by the CLI). */
+  'settings.changed': z.object({ environment: z.string() }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+export const eventNames = Object.keys(events) as EventName[];
+
+/** The one IPC channel name events travel on; the payload carries the event's name. */
+export const EVENT_CHANNEL = 'desk:event';

@@ -1,0 +1,5 @@
+export * from './channels';
+export * from './events';
+export * from './dispatch';
+export * from './environment';
+export type { DeskApi } from './api';
