@@ -1,0 +1,29 @@
+/**
+ * What only the host (Electron, the local bridge, the CLI) can provide. Services receive it at
+ * start-up and never import `electron` themselves, so the same code runs in every mode and in tests.
+ */
+export interface SecretBox {
+  /** Name of the OS backend, e.g. `gnome_libsecret`, `kwallet`, `basic_text`, `dpapi`, `keychain`. */
+  backend(): string;
+  /** True when secrets can be encrypted with an OS-protected key (never for `basic_text`). */
+  isStrong(): boolean;
+  encrypt(plain: string): string;
+  decrypt(sealed: string): string;
+}
+
+export interface PlatformAdapter {
+  mode: 'electron' | 'browser' | 'cli';
+  /** Where settings, workspaces and the ledger live. */
+  dataDir: string;
+  appVersion: string;
+  /** Folder holding the shipped sample spreadsheet and icons. */
+  assetsDir: string;
+  /** Encryption for secrets at rest; null where the host has none (browser mode, CLI). */
+  secretBox: SecretBox | null;
+  /** Opens an address in the system browser. Only called after the allowlist check. */
+  openExternal(url: string): Promise<void>;
+  /** A desktop notification, where the host has them. */
+  notify?(title: string, body: string): void;
+  /** Environment variables to read credentials from (defaults to none). */
+  env?: Record<string, string | undefined>;
+}
