@@ -1,23 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Services } from '../../shared/contract';
+import { DeskFailure } from '../../shared/result';
 import { EventBus } from './eventBus';
 import type { PlatformAdapter } from './platform';
+import { Environments, type StartOfflineService } from './environments';
+import { isAllowedExternalUrl } from './externalUrl';
+import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
+import { SettingsService } from './settings/settingsService';
+import { environmentIdSchema } from '../../shared/contract';
 
 export interface DeskRuntime {
   services: Services;
   events: EventBus;
+  settings: SettingsService;
+  environments: Environments;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
 
 export interface DeskOptions {
-  /** Overrides from the command line (CLI, bridge): environment and addresses. */
-  overrides?: { environment?: string; baseUrl?: string; tokenUrl?: string };
+  /** The settings store; Electron passes electron-store, other hosts get conf in the data dir. */
+  settingsStore?: KeyValueStore;
+  /** Command-line overrides (CLI, bridge) applied to this run only. */
+  overrides?: { environment?: string };
+  /** How the Offline sandbox is started; tests may share one emulator. */
+  startOffline?: StartOfflineService;
+  fetchImpl?: typeof fetch;
 }
 
 export { EventBus };
 export type { PlatformAdapter };
 
-// Placeholder replaced by the real composition root in the next commit.
-export async function startDesk(_platform: PlatformAdapter, _options: DeskOptions = {}): Promise<DeskRuntime> {
-  throw new Error('not yet composed');
+/** Virtual seconds per real second in the Offline sandbox, so a practice run finishes in minutes. */
+const OFFLINE_TIME_SCALE = 60;
+
+export const SAMPLE_SPREADSHEET = 'sample-donations.xlsx';
+
+/** The composition root shared by the Electron main process, the local bridge and the CLI. */
+export async function startDesk(platform: PlatformAdapter, options: DeskOptions = {}): Promise<DeskRuntime> {
+  const env = platform.env ?? {};
+  const store = options.settingsStore ?? openSettingsFile(platform.dataDir);
+  const settings = new SettingsService(store, platform.secretBox, env);
+  if (options.overrides?.environment) {
+    const parsed = environmentIdSchema.safeParse(options.overrides.environment);
+    if (!parsed.success) {
+      throw new DeskFailure('INVALID_INPUT', `Unknown environment "${options.overrides.environment}".`);
+    }
+    settings.update({ environment: parsed.data });
+  }
+  const timeScale = Number(env.DONATION_DESK_OFFLINE_TIME_SCALE) || OFFLINE_TIME_SCALE;
+  const startOffline =
+    options.startOffline ??
+    (async () => {
+      // Loaded on first use: hosts that never touch the Offline sandbox never load the emulator.
+      const { startEmulator } = await import('../../emulator/server');
+      return startEmulator({ dataDir: join(platform.dataDir, 'offline-sandbox'), timeScale, quiet: true });
+    });
+  const environments = new Environments(settings, startOffline, options.fetchImpl);
+  const events = new EventBus();
+
+  const services: Services = {
+    'app.info': async () => ({
+      name: 'Donation Desk',
+      version: platform.appVersion,
+      mode: platform.mode === 'electron' ? 'electron' : 'browser',
+      dataDir: platform.dataDir,
+      environment: await environments.describe(),
+    }),
+    'settings.get': () => settings.publicSettings(),
+    'settings.save': (update) => {
+      const before = settings.environment();
+      const saved = settings.update(update);
+      if (saved.environment !== before) events.emit('settings.changed', { environment: saved.environment });
+      return saved;
+    },
+    'settings.testConnection': async ({ environment }) => {
+      const id = environment ?? settings.environment();
+      try {
+        const resolved = await environments.resolve(id);
+        resolved.tokens.invalidate();
+        const token = await resolved.tokens.obtain();
+        return {
+          ok: true,
+          environment: id,
+          message: `Connected to ${resolved.info.label}: the service issued a token valid for ${Math.round(token.expiresIn / 60)} minutes.`,
+          expiresIn: token.expiresIn,
+        };
+      } catch (e) {
+        if (e instanceof DeskFailure) return { ok: false, environment: id, message: e.message };
+        throw e;
+      }
+    },
+    'assets.sampleSpreadsheet': async () => {
+      const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
+        throw new DeskFailure('NOT_FOUND', 'The sample spreadsheet is missing from this installation. Reinstall the app.');
+      });
+      return { fileName: SAMPLE_SPREADSHEET, base64: bytes.toString('base64') };
+    },
+    'external.open': async ({ url }) => {
+      const info = await environments.describe();
+      if (!info.programUrl || !isAllowedExternalUrl(url, info.programUrl)) {
+        throw new DeskFailure(
+          'FORBIDDEN_URL',
+          'That address is not on the giving program’s site, so the app will not open it.',
+        );
+      }
+      if (platform.mode === 'browser') return { opened: false };
+      await platform.openExternal(url);
+      return { opened: true };
+    },
+  };
+
+  return {
+    services,
+    events,
+    settings,
+    environments,
+    close: () => environments.close(),
+  };
 }

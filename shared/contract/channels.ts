@@ -16,16 +16,31 @@ const domain = z
   .trim()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'Enter a domain such as giving.example.com');
 
-/** What the renderer may see of the settings: never the client secret itself. */
+export const addressesSchema = z.object({
+  baseUrl: z.string(),
+  tokenUrl: z.string(),
+  programDomain: z.string(),
+});
+export type Addresses = z.infer<typeof addressesSchema>;
+
+/** The environments that need addresses and credentials entered (the Offline sandbox needs none). */
+export const remoteEnvironmentIds = ['sandbox', 'production', 'custom'] as const;
+export const remoteEnvironmentIdSchema = z.enum(remoteEnvironmentIds);
+export type RemoteEnvironmentId = z.infer<typeof remoteEnvironmentIdSchema>;
+
+const remoteSettingsSchema = z.object({
+  addresses: addressesSchema,
+  clientId: z.string(),
+  /** Whether a client secret is known for this environment; the secret itself never leaves main. */
+  hasClientSecret: z.boolean(),
+  /** Where the secret lives: encrypted on disk, only for this session, or from the environment. */
+  secretSource: z.enum(['none', 'encrypted', 'session', 'environment']),
+});
+
+/** What the renderer may see of the settings: never a client secret. */
 export const publicSettingsSchema = z.object({
   environment: environmentIdSchema,
-  custom: z.object({
-    baseUrl: z.string(),
-    tokenUrl: z.string(),
-    programDomain: z.string(),
-  }),
-  clientId: z.string(),
-  hasClientSecret: z.boolean(),
+  remotes: z.object({ sandbox: remoteSettingsSchema, production: remoteSettingsSchema, custom: remoteSettingsSchema }),
   /** Whether a client secret can be kept across restarts on this computer. */
   secretStorage: z.enum(['encrypted', 'session-only']),
   secretStorageNote: z.string(),
@@ -36,16 +51,22 @@ export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 export const settingsUpdateSchema = z
   .object({
     environment: environmentIdSchema.optional(),
-    custom: z
+    remote: z
       .object({
-        baseUrl: z.union([httpsUrl, z.literal('')]),
-        tokenUrl: z.union([httpsUrl, z.literal('')]),
-        programDomain: z.union([domain, z.literal('')]),
+        id: remoteEnvironmentIdSchema,
+        addresses: z
+          .object({
+            baseUrl: z.union([httpsUrl, z.literal('')]),
+            tokenUrl: z.union([httpsUrl, z.literal('')]),
+            programDomain: z.union([domain, z.literal('')]),
+          })
+          .optional(),
+        clientId: z.string().trim().max(200).optional(),
+        /** A new client secret; an empty string forgets it. Never echoed back. */
+        clientSecret: z.string().max(500).optional(),
       })
+      .strict()
       .optional(),
-    clientId: z.string().trim().max(200).optional(),
-    /** A new client secret; an empty string clears it. Never echoed back. */
-    clientSecret: z.string().max(500).optional(),
     firstRunDone: z.boolean().optional(),
   })
   .strict();
@@ -87,7 +108,10 @@ export const channels = {
   },
   'settings.get': { request: empty, response: publicSettingsSchema },
   'settings.save': { request: settingsUpdateSchema, response: publicSettingsSchema },
-  'settings.testConnection': { request: empty, response: connectionResultSchema },
+  'settings.testConnection': {
+    request: z.object({ environment: environmentIdSchema.optional() }).strict(),
+    response: connectionResultSchema,
+  },
   'assets.sampleSpreadsheet': {
     request: empty,
     response: z.object({ fileName: z.string(), base64: z.string() }),

@@ -1,0 +1,136 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDesk, type DeskRuntime } from '../services';
+import { startBridge, SECRET_HEADER, type RunningBridge } from './server';
+
+let runtime: DeskRuntime;
+let bridge: RunningBridge;
+let base: string;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'desk-bridge-'));
+  const rendererDir = join(dir, 'renderer');
+  await mkdir(rendererDir);
+  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Donation Desk</title>');
+  runtime = await startDesk(
+    {
+      mode: 'browser',
+      dataDir: join(dir, 'data'),
+      appVersion: '9.9.9',
+      assetsDir: dir,
+      secretBox: null,
+      openExternal: async () => undefined,
+      env: {},
+    },
+    { startOffline: () => Promise.reject(new Error('not used')) },
+  );
+  bridge = await startBridge({ services: runtime.services, events: runtime.events, rendererDir });
+  base = `http://127.0.0.1:${bridge.port}`;
+});
+
+afterAll(async () => {
+  await bridge.close();
+  await runtime.close();
+});
+
+const call = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/call/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('local bridge', () => {
+  it('prints an address on 127.0.0.1 that carries the secret in the fragment', () => {
+    expect(bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#secret=[A-Za-z0-9_-]{40,}$/);
+    expect(bridge.url).toContain(bridge.secret);
+  });
+
+  it('answers a call that carries the secret', async () => {
+    const res = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: boolean; value: { environment: string } };
+    expect(body.ok).toBe(true);
+    expect(body.value.environment).toBe('offline');
+  });
+
+  it('refuses a call without the secret, or with a wrong one', async () => {
+    expect((await call('settings.get', {})).status).toBe(401);
+    const wrong = bridge.secret.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
+    expect((await call('settings.get', {}, { [SECRET_HEADER]: wrong })).status).toBe(401);
+  });
+
+  it('refuses a call from another origin even with the secret', async () => {
+    const res = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret, origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    const crossSite = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret, 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('accepts its own origin', async () => {
+    const res = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret, origin: base });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: `attacker.example:${bridge.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(421);
+  });
+
+  it('returns invalid input as an error value with a code and a plain message', async () => {
+    const res = await call('settings.save', { environment: 'moon' }, { [SECRET_HEADER]: bridge.secret });
+    const body = (await res.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body.ok).toBe(false);
+    expect(body.error.code).toBe('INVALID_INPUT');
+    expect(body.error.message).toMatch(/environment/);
+  });
+
+  it('serves the built renderer with a strict CSP and falls back to it for app routes', async () => {
+    const res = await fetch(`${base}/prepare`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Donation Desk');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await fetch(`${base}/missing.js`)).status).toBe(404);
+    expect((await fetch(`${base}/..%2f..%2fetc/passwd`)).status).toBe(404);
+  });
+
+  it('streams events to a client with the secret', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/events`, { headers: { [SECRET_HEADER]: bridge.secret }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.getReader();
+    await reader.read(); // the ": connected" comment
+    runtime.events.emit('settings.changed', { environment: 'sandbox' });
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain('"name":"settings.changed"');
+    controller.abort();
+    expect((await fetch(`${base}/api/events`)).status).toBe(401);
+  });
+
+  it('never returns a client secret in any response', async () => {
+    const secret = 'top-secret-value-123';
+    const saved = await call(
+      'settings.save',
+      { remote: { id: 'sandbox', clientId: 'abc', clientSecret: secret } },
+      { [SECRET_HEADER]: bridge.secret },
+    );
+    const text = await saved.text();
+    expect(text).not.toContain(secret);
+    expect(JSON.parse(text).value.remotes.sandbox.hasClientSecret).toBe(true);
+    const got = await (await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret })).text();
+    expect(got).not.toContain(secret);
+  });
+});

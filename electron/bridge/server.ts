@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { dispatch, type Services } from '../../shared/contract';
+import type { EventBus } from '../services/eventBus';
+import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
+
+export const SECRET_HEADER = 'x-desk-secret';
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+export interface BridgeOptions {
+  services: Services;
+  events: EventBus;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  port?: number;
+  /** Fixed secret for tests; otherwise a new random one per launch. */
+  secret?: string;
+  onUnexpected?: (channel: string, error: unknown) => void;
+}
+
+export interface RunningBridge {
+  port: number;
+  secret: string;
+  /** The address to open: the secret travels in the fragment, which browsers never send to a server. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+function sameSecret(given: string | undefined, secret: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  send(res, status, JSON.stringify({ ok: false, error: { code, message } }));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The local bridge: the app in any browser on this computer. Binds 127.0.0.1 only; every API call
+ * must carry the per-launch secret; Host and Origin must be this bridge's own, which stops other
+ * web pages (including DNS-rebinding ones) from calling it.
+ */
+export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
+  let port = 0;
+  const ownHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const ownOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const streams = new Set<ServerResponse>();
+
+  const unsubscribe = options.events.subscribe((name, payload) => {
+    const frame = `event: desk\ndata: ${JSON.stringify({ name, payload })}\n\n`;
+    for (const res of streams) res.write(frame);
+  });
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const root = normalize(options.rendererDir);
+    let file = normalize(join(root, decodeURIComponent(pathname)));
+    if (!file.startsWith(root + sep) && file !== root) return refuse(res, 404, 'NOT_FOUND', 'Not found.');
+    const info = await stat(file).catch(() => null);
+    if (!info || info.isDirectory()) {
+      // Client-side routes fall back to the app's page; a missing asset is a 404.
+      if (extname(pathname)) return refuse(res, 404, 'NOT_FOUND', 'Not found.');
+      file = join(root, 'index.html');
+    }
+    const body = await readFile(file).catch(() => null);
+    if (!body) return refuse(res, 404, 'NOT_FOUND', 'The app is not built: run npm run build.');
+    res.writeHead(200, {
+      'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
+      'cache-control': extname(file) === '.html' ? 'no-store' : 'public, max-age=3600',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('x-frame-options', 'DENY');
+    res.setHeader('cross-origin-opener-policy', 'same-origin');
+    res.setHeader('cross-origin-resource-policy', 'same-origin');
+
+    if (!ownHosts().has(req.headers.host ?? '')) {
+      return refuse(res, 421, 'WRONG_HOST', 'This address is not served here.');
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (!url.pathname.startsWith('/api/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'METHOD', 'Method not allowed.');
+      return serveStatic(req, res, url.pathname);
+    }
+
+    const origin = req.headers.origin;
+    if (origin !== undefined && !ownOrigins().has(origin)) {
+      return refuse(res, 403, 'FORBIDDEN_ORIGIN', 'Calls from other web pages are refused.');
+    }
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+      return refuse(res, 403, 'FORBIDDEN_ORIGIN', 'Calls from other web pages are refused.');
+    }
+    const given = req.headers[SECRET_HEADER];
+    if (!sameSecret(Array.isArray(given) ? given[0] : given, secret)) {
+      return refuse(res, 401, 'NO_SECRET', 'This call lacks the secret of this launch. Open the address the app printed.');
+    }
+
+    if (url.pathname === '/api/events' && req.method === 'GET') {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      res.write(': connected\n\n');
+      streams.add(res);
+      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      req.on('close', () => {
+        clearInterval(keepAlive);
+        streams.delete(res);
+      });
+      return;
+    }
+
+    const match = /^\/api\/call\/([A-Za-z0-9.]+)$/.exec(url.pathname);
+    if (!match || req.method !== 'POST') return refuse(res, 404, 'NOT_FOUND', 'No such call.');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      return refuse(res, 415, 'CONTENT_TYPE', 'Calls must be JSON.');
+    }
+    let input: unknown;
+    try {
+      const body = await readBody(req);
+      input = body ? JSON.parse(body) : {};
+    } catch {
+      return refuse(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON or is too large.');
+    }
+    const result = await dispatch(options.services, match[1] as string, input, { transport: 'bridge' }, options.onUnexpected);
+    send(res, 200, JSON.stringify(result));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      options.onUnexpected?.('bridge', e);
+      if (!res.headersSent) refuse(res, 500, 'INTERNAL', 'The bridge failed to answer.');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    secret,
+    url: `http://127.0.0.1:${port}/#secret=${secret}`,
+    close: async () => {
+      unsubscribe();
+      for (const res of streams) res.end();
+      streams.clear();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

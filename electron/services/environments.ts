@@ -1,0 +1,111 @@
+import { environmentLabels, type EnvironmentId, type EnvironmentInfo } from '../../shared/contract';
+import { DeskFailure } from '../../shared/result';
+import type { RunningEmulator } from '../../emulator/server';
+import type { SettingsService } from './settings/settingsService';
+import { TokenClient } from './api/tokenClient';
+
+/** Everything main needs to talk to the environment in force: addresses and credentials. */
+export interface ResolvedEnvironment {
+  info: EnvironmentInfo;
+  tokens: TokenClient;
+}
+
+export type StartOfflineService = () => Promise<RunningEmulator>;
+
+/**
+ * Resolves the chosen environment to addresses and a token client. The Offline sandbox is the
+ * built-in emulator, started in-process on free loopback ports the first time it is needed.
+ */
+export class Environments {
+  private offline: Promise<RunningEmulator> | null = null;
+  private cache: { key: string; resolved: ResolvedEnvironment } | null = null;
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly startOffline: StartOfflineService,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  offlineService(): Promise<RunningEmulator> {
+    this.offline ??= this.startOffline().catch((e: unknown) => {
+      this.offline = null;
+      throw e;
+    });
+    return this.offline;
+  }
+
+  async resolve(id: EnvironmentId = this.settings.environment()): Promise<ResolvedEnvironment> {
+    if (id === 'offline') {
+      const emulator = await this.offlineService();
+      return this.remember(`offline|${emulator.apiBaseUrl}`, () => ({
+        info: {
+          id,
+          label: environmentLabels[id],
+          baseUrl: emulator.apiBaseUrl,
+          tokenUrl: emulator.tokenUrl,
+          programUrl: emulator.programUrl,
+          emulated: true,
+        },
+        tokens: new TokenClient(
+          { tokenUrl: emulator.tokenUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret },
+          this.fetchImpl,
+        ),
+      }));
+    }
+    const remote = this.settings.remoteConfig(id);
+    const missing = [
+      !remote.baseUrl && 'service address',
+      !remote.tokenUrl && 'token address',
+      !remote.clientId && 'client id',
+      !remote.clientSecret && 'client secret',
+    ].filter(Boolean);
+    if (missing.length) {
+      throw new DeskFailure(
+        'NOT_CONFIGURED',
+        `${environmentLabels[id]} is not set up yet: enter the ${missing.join(', ')} in Settings.`,
+        { missing },
+      );
+    }
+    const key = [id, remote.baseUrl, remote.tokenUrl, remote.clientId, remote.clientSecret].join('|');
+    return this.remember(key, () => ({
+      info: {
+        id,
+        label: environmentLabels[id],
+        baseUrl: remote.baseUrl.replace(/\/+$/, ''),
+        tokenUrl: remote.tokenUrl,
+        programUrl: remote.programDomain ? `https://${remote.programDomain}` : '',
+        emulated: false,
+      },
+      tokens: new TokenClient(
+        { tokenUrl: remote.tokenUrl, clientId: remote.clientId, clientSecret: remote.clientSecret ?? '' },
+        this.fetchImpl,
+      ),
+    }));
+  }
+
+  /** The environment's description without starting anything or requiring credentials. */
+  async describe(id: EnvironmentId = this.settings.environment()): Promise<EnvironmentInfo> {
+    if (id === 'offline') return (await this.resolve('offline')).info;
+    const remote = this.settings.remoteConfig(id);
+    return {
+      id,
+      label: environmentLabels[id],
+      baseUrl: remote.baseUrl,
+      tokenUrl: remote.tokenUrl,
+      programUrl: remote.programDomain ? `https://${remote.programDomain}` : '',
+      emulated: false,
+    };
+  }
+
+  private remember(key: string, make: () => ResolvedEnvironment): ResolvedEnvironment {
+    // A token client is kept while its environment's addresses and credentials stay the same.
+    if (this.cache?.key !== key) this.cache = { key, resolved: make() };
+    return this.cache.resolved;
+  }
+
+  async close(): Promise<void> {
+    const offline = this.offline;
+    this.offline = null;
+    if (offline) await (await offline.catch(() => null))?.close();
+  }
+}

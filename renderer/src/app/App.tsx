@@ -1,0 +1,107 @@
+import { lazy, Suspense, useEffect } from 'react';
+import AppBar from '@mui/material/AppBar';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { EnvironmentBadge } from '../components/EnvironmentBadge';
+import { areas, useRoute, type AreaId } from './routes';
+import { useDesk } from './DeskContext';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { WelcomePage } from '../features/welcome/WelcomePage';
+import { AreaPage } from '../components/AreaPage';
+
+const NAV_WIDTH = 200;
+
+const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
+
+function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 'welcome') => void }) {
+  switch (area) {
+    case 'welcome':
+      return <WelcomePage go={go} />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'prepare':
+      return <PreparePage />;
+    default: {
+      const meta = areas.find((a) => a.id === area);
+      return <AreaPage title={meta?.label ?? area} description={meta?.description ?? ''} />;
+    }
+  }
+}
+
+export function App() {
+  const { info, settings, loadError } = useDesk();
+  const [area, go] = useRoute();
+
+  // A newcomer starts on the welcome page until they have chosen how to begin.
+  useEffect(() => {
+    if (settings && !settings.firstRunDone && area !== 'welcome' && area !== 'settings') go('welcome');
+    // Only on first load of settings: later navigation is the person's choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settings?.firstRunDone]);
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }} elevation={0}>
+        <Toolbar sx={{ gap: 2 }}>
+          <Typography component="span" variant="h6" sx={{ flexGrow: 1, fontWeight: 700 }}>
+            Donation Desk
+          </Typography>
+          <EnvironmentBadge environment={info?.environment} />
+        </Toolbar>
+      </AppBar>
+      <Box
+        component="nav"
+        aria-label="Areas"
+        sx={{
+          width: NAV_WIDTH,
+          flexShrink: 0,
+          borderRight: 1,
+          borderColor: 'divider',
+          bgcolor: 'background.paper',
+          pt: 9,
+          position: 'fixed',
+          top: 0,
+          bottom: 0,
+        }}
+      >
+        <List>
+          {areas.map((a) => (
+            <ListItemButton
+              key={a.id}
+              component="a"
+              href={`#/${a.id}`}
+              selected={area === a.id}
+              aria-current={area === a.id ? 'page' : undefined}
+            >
+              <ListItemText primary={a.label} />
+            </ListItemButton>
+          ))}
+        </List>
+      </Box>
+      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, ml: `${NAV_WIDTH}px`, pt: 10, px: 3, pb: 4, minWidth: 0 }}>
+        {loadError ? (
+          <Alert severity="error" role="alert">
+            {loadError}
+          </Alert>
+        ) : !settings ? (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }} role="status">
+            <CircularProgress size={20} aria-hidden /> Starting…
+          </Box>
+        ) : (
+          <Suspense fallback={<CircularProgress aria-label="Loading" />}>
+            <AreaContent area={area} go={go} />
+          </Suspense>
+        )}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+
+export const areas = [
+  { id: 'prepare', label: 'Prepare', description: 'Import a spreadsheet, map its columns and fix every row.' },
+  { id: 'uploads', label: 'Uploads', description: 'Bulk uploads and where each one stands.' },
+  { id: 'reconcile', label: 'Reconcile', description: 'Donations to the end of their life, declined ones put right.' },
+  { id: 'search', label: 'Search', description: 'Find giving opportunities and causes.' },
+  { id: 'locations', label: 'Locations', description: 'Locations with their contacts and tags.' },
+  { id: 'settings', label: 'Settings', description: 'Environment, addresses and credentials.' },
+] as const;
+
+export type AreaId = (typeof areas)[number]['id'];
+
+function areaFromHash(): AreaId | 'welcome' {
+  const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
+  if (id === 'welcome') return 'welcome';
+  return areas.some((a) => a.id === id) ? (id as AreaId) : 'prepare';
+}
+
+/** Hash routes: they work the same from file:// in Electron and from the bridge in a browser. */
+export function useRoute(): [AreaId | 'welcome', (area: AreaId | 'welcome') => void] {
+  const [area, setArea] = useState(areaFromHash);
+  useEffect(() => {
+    const onChange = () => setArea(areaFromHash());
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return [area, (next) => (window.location.hash = `#/${next}`)];
+}
