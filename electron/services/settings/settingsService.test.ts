@@ -1,0 +1,83 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SecretBox } from '../platform';
+import { openSettingsFile } from './keyValueStore';
+import { SettingsService } from './settingsService';
+
+function fakeBox(backend: string, strong: boolean): SecretBox {
+  return {
+    backend: () => backend,
+    isStrong: () => strong,
+    encrypt: (plain) => Buffer.from(`sealed:${plain}`).toString('base64').split('').reverse().join(''),
+    decrypt: (sealed) => Buffer.from(sealed.split('').reverse().join(''), 'base64').toString().replace(/^sealed:/, ''),
+  };
+}
+
+async function tempDir() {
+  return mkdtemp(join(tmpdir(), 'desk-settings-'));
+}
+
+describe('SettingsService', () => {
+  it('starts on the Offline sandbox with nothing configured', async () => {
+    const s = new SettingsService(openSettingsFile(await tempDir()), null);
+    const pub = s.publicSettings();
+    expect(pub.environment).toBe('offline');
+    expect(pub.firstRunDone).toBe(false);
+    expect(pub.remotes.sandbox.hasClientSecret).toBe(false);
+  });
+
+  it('seals the secret with a strong OS key store and keeps it across a restart', async () => {
+    const dir = await tempDir();
+    const box = fakeBox('gnome_libsecret', true);
+    const s = new SettingsService(openSettingsFile(dir), box);
+    s.update({ environment: 'sandbox', remote: { id: 'sandbox', clientId: 'client-1', clientSecret: 'pa55-word' } });
+    const onDisk = await readFile(join(dir, 'settings.json'), 'utf8');
+    expect(onDisk).not.toContain('pa55-word');
+    expect(onDisk).toContain('sealedSecret');
+
+    const reopened = new SettingsService(openSettingsFile(dir), box);
+    expect(reopened.environment()).toBe('sandbox');
+    expect(reopened.remoteConfig('sandbox').clientSecret).toBe('pa55-word');
+    expect(reopened.publicSettings().remotes.sandbox.secretSource).toBe('encrypted');
+  });
+
+  it('refuses to write a secret when only the plain-text backend exists, and says so', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), fakeBox('basic_text', false));
+    const pub = s.update({ remote: { id: 'production', clientId: 'c', clientSecret: 'plain-secret' } });
+    expect(pub.secretStorage).toBe('session-only');
+    expect(pub.secretStorageNote).toMatch(/basic_text/);
+    expect(pub.remotes.production.secretSource).toBe('session');
+    expect(s.remoteConfig('production').clientSecret).toBe('plain-secret');
+    expect(await readFile(join(dir, 'settings.json'), 'utf8')).not.toContain('plain-secret');
+    // A restart forgets it.
+    const reopened = new SettingsService(openSettingsFile(dir), fakeBox('basic_text', false));
+    expect(reopened.remoteConfig('production').clientSecret).toBeNull();
+  });
+
+  it('never puts a secret in the public settings', async () => {
+    const s = new SettingsService(openSettingsFile(await tempDir()), fakeBox('keychain', true));
+    const pub = s.update({ remote: { id: 'custom', clientSecret: 'zz-secret-zz' } });
+    expect(JSON.stringify(pub)).not.toContain('zz-secret-zz');
+    expect(pub.remotes.custom.hasClientSecret).toBe(true);
+  });
+
+  it('forgets a secret when given an empty one', async () => {
+    const s = new SettingsService(openSettingsFile(await tempDir()), fakeBox('keychain', true));
+    s.update({ remote: { id: 'custom', clientSecret: 'x' } });
+    expect(s.update({ remote: { id: 'custom', clientSecret: '' } }).remotes.custom.hasClientSecret).toBe(false);
+  });
+
+  it('reads credentials and preset addresses from the environment when none are saved', async () => {
+    const s = new SettingsService(openSettingsFile(await tempDir()), null, {
+      DONATION_DESK_CLIENT_ID: 'env-id',
+      DONATION_DESK_CLIENT_SECRET: 'env-secret',
+      DONATION_DESK_SANDBOX_BASE_URL: 'https://sandbox.example.org',
+    });
+    const config = s.remoteConfig('sandbox');
+    expect(config).toMatchObject({ clientId: 'env-id', clientSecret: 'env-secret', baseUrl: 'https://sandbox.example.org' });
+    expect(s.publicSettings().remotes.sandbox.secretSource).toBe('environment');
+  });
+});
