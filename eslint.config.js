@@ -5,13 +5,45 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 const nodeBuiltins = [
-  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net',
-  'os', 'path', 'stream', 'url', 'util', 'worker_threads', 'zlib', 'readline', 'timers', 'process',
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'stream',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+  'readline',
+  'timers',
+  'process',
 ];
-const nodeBuiltinPatterns = ['node:*', ...nodeBuiltins];
+const nodeBuiltinPaths = nodeBuiltins.map((name) => ({
+  name,
+  message: 'No Node builtins here: this code runs in the browser too.',
+}));
+const nodeBuiltinPatterns = ['node:*'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      'release/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,10 +65,14 @@ export default tseslint.config(
           paths: [
             { name: 'electron', message: 'shared/ runs everywhere: no electron.' },
             { name: 'react', message: 'shared/ has no UI code.' },
+            ...nodeBuiltinPaths,
           ],
           patterns: [
             { group: nodeBuiltinPatterns, message: 'shared/ runs in the browser too: no Node builtins.' },
-            { group: ['**/electron/**', '**/renderer/**', '**/emulator/**', '@mui/*', 'react-dom*'], message: 'shared/ depends on nothing app-specific.' },
+            {
+              group: ['**/electron/**', '**/renderer/**', '**/emulator/**', '@mui/*', 'react-dom*'],
+              message: 'shared/ depends on nothing app-specific.',
+            },
           ],
         },
       ],
@@ -51,7 +87,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The renderer reaches main only through window.desk.' }],
+          paths: [
+            { name: 'electron', message: 'The renderer reaches main only through window.desk.' },
+            ...nodeBuiltinPaths,
+          ],
           patterns: [
             { group: ['**/electron/**'], message: 'The renderer imports nothing from electron/.' },
             { group: ['**/emulator/**'], message: 'The renderer talks to the service only through main.' },
@@ -68,8 +107,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'Services are plain Node: pass Electron capabilities in at start-up.' }],
-          patterns: [{ group: ['**/renderer/**'], message: 'Main-side code imports nothing from the renderer.' }],
+          paths: [
+            {
+              name: 'electron',
+              message: 'Services are plain Node: pass Electron capabilities in at start-up.',
+            },
+          ],
+          patterns: [
+            { group: ['**/renderer/**'], message: 'Main-side code imports nothing from the renderer.' },
+          ],
         },
       ],
     },

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
     events: runtime.events,
     rendererDir: join(root, 'out', 'renderer'),
     port: values.port ? Number(values.port) : 0,
-    onUnexpected: (channel, error) => console.error(`[bridge] ${channel} failed:`, error instanceof Error ? error.stack : error),
+    onUnexpected: (channel, error) =>
+      console.error(`[bridge] ${channel} failed:`, error instanceof Error ? error.stack : error),
   });
   console.log(`Donation Desk (browser mode) is running. Open this address in your browser:\n  ${bridge.url}`);
   console.log(`Data folder: ${dataDir}`);

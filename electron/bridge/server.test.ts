@@ -63,9 +63,17 @@ describe('local bridge', () => {
   });
 
   it('refuses a call from another origin even with the secret', async () => {
-    const res = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret, origin: 'https://evil.example' });
+    const res = await call(
+      'settings.get',
+      {},
+      { [SECRET_HEADER]: bridge.secret, origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
-    const crossSite = await call('settings.get', {}, { [SECRET_HEADER]: bridge.secret, 'sec-fetch-site': 'cross-site' });
+    const crossSite = await call(
+      'settings.get',
+      {},
+      { [SECRET_HEADER]: bridge.secret, 'sec-fetch-site': 'cross-site' },
+    );
     expect(crossSite.status).toBe(403);
   });
 
@@ -78,7 +86,12 @@ describe('local bridge', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: `attacker.example:${bridge.port}` } },
+        {
+          host: '127.0.0.1',
+          port: bridge.port,
+          path: '/',
+          headers: { host: `attacker.example:${bridge.port}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -109,7 +122,10 @@ describe('local bridge', () => {
 
   it('streams events to a client with the secret', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${base}/api/events`, { headers: { [SECRET_HEADER]: bridge.secret }, signal: controller.signal });
+    const res = await fetch(`${base}/api/events`, {
+      headers: { [SECRET_HEADER]: bridge.secret },
+      signal: controller.signal,
+    });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const reader = res.body!.getReader();
     await reader.read(); // the ": connected" comment

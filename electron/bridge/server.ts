@@ -119,7 +119,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (!url.pathname.startsWith('/api/')) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'METHOD', 'Method not allowed.');
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return refuse(res, 405, 'METHOD', 'Method not allowed.');
       return serveStatic(req, res, url.pathname);
     }
 
@@ -133,7 +134,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
     const given = req.headers[SECRET_HEADER];
     if (!sameSecret(Array.isArray(given) ? given[0] : given, secret)) {
-      return refuse(res, 401, 'NO_SECRET', 'This call lacks the secret of this launch. Open the address the app printed.');
+      return refuse(
+        res,
+        401,
+        'NO_SECRET',
+        'This call lacks the secret of this launch. Open the address the app printed.',
+      );
     }
 
     if (url.pathname === '/api/events' && req.method === 'GET') {
@@ -164,7 +170,13 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     } catch {
       return refuse(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON or is too large.');
     }
-    const result = await dispatch(options.services, match[1] as string, input, { transport: 'bridge' }, options.onUnexpected);
+    const result = await dispatch(
+      options.services,
+      match[1] as string,
+      input,
+      { transport: 'bridge' },
+      options.onUnexpected,
+    );
     send(res, 200, JSON.stringify(result));
   }
 

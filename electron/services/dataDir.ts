@@ -11,7 +11,11 @@ export function defaultUserDataDir(platform: NodeJS.Platform = process.platform,
 }
 
 /** `--data-dir DIR` / `--data-dir=DIR`, else DONATION_DESK_HOME, else the fallback. Always absolute. */
-export function resolveDataDir(argv: readonly string[], env: Record<string, string | undefined>, fallback: string): string {
+export function resolveDataDir(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  fallback: string,
+): string {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg.startsWith('--data-dir=')) return resolve(arg.slice('--data-dir='.length));

@@ -8,7 +8,7 @@ import { Environments, type StartOfflineService } from './environments';
 import { isAllowedExternalUrl } from './externalUrl';
 import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
-import { environmentIdSchema } from '../../shared/contract';
+import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
   services: Services;
@@ -22,8 +22,8 @@ export interface DeskRuntime {
 export interface DeskOptions {
   /** The settings store; Electron passes electron-store, other hosts get conf in the data dir. */
   settingsStore?: KeyValueStore;
-  /** Command-line overrides (CLI, bridge) applied to this run only. */
-  overrides?: { environment?: string };
+  /** Command-line overrides (CLI, bridge) applied to this run only, never saved. */
+  overrides?: { environment?: string; baseUrl?: string; tokenUrl?: string };
   /** How the Offline sandbox is started; tests may share one emulator. */
   startOffline?: StartOfflineService;
   fetchImpl?: typeof fetch;
@@ -42,13 +42,20 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const env = platform.env ?? {};
   const store = options.settingsStore ?? openSettingsFile(platform.dataDir);
   const settings = new SettingsService(store, platform.secretBox, env);
-  if (options.overrides?.environment) {
-    const parsed = environmentIdSchema.safeParse(options.overrides.environment);
+  const overrides = options.overrides ?? {};
+  let environment: EnvironmentId | undefined;
+  if (overrides.environment) {
+    const parsed = environmentIdSchema.safeParse(overrides.environment);
     if (!parsed.success) {
-      throw new DeskFailure('INVALID_INPUT', `Unknown environment "${options.overrides.environment}".`);
+      throw new DeskFailure(
+        'INVALID_INPUT',
+        `Unknown environment "${overrides.environment}": use offline, sandbox, production or custom.`,
+      );
     }
-    settings.update({ environment: parsed.data });
+    environment = parsed.data;
   }
+  if ((overrides.baseUrl || overrides.tokenUrl) && !environment) environment = 'custom';
+  settings.overrideForRun({ environment, baseUrl: overrides.baseUrl, tokenUrl: overrides.tokenUrl });
   const timeScale = Number(env.DONATION_DESK_OFFLINE_TIME_SCALE) || OFFLINE_TIME_SCALE;
   const startOffline =
     options.startOffline ??
@@ -94,7 +101,10 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     },
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
-        throw new DeskFailure('NOT_FOUND', 'The sample spreadsheet is missing from this installation. Reinstall the app.');
+        throw new DeskFailure(
+          'NOT_FOUND',
+          'The sample spreadsheet is missing from this installation. Reinstall the app.',
+        );
       });
       return { fileName: SAMPLE_SPREADSHEET, base64: bytes.toString('base64') };
     },

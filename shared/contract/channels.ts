@@ -14,7 +14,10 @@ const httpsUrl = z
 const domain = z
   .string()
   .trim()
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'Enter a domain such as giving.example.com');
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+    'Enter a domain such as giving.example.com',
+  );
 
 export const addressesSchema = z.object({
   baseUrl: z.string(),
@@ -40,7 +43,11 @@ const remoteSettingsSchema = z.object({
 /** What the renderer may see of the settings: never a client secret. */
 export const publicSettingsSchema = z.object({
   environment: environmentIdSchema,
-  remotes: z.object({ sandbox: remoteSettingsSchema, production: remoteSettingsSchema, custom: remoteSettingsSchema }),
+  remotes: z.object({
+    sandbox: remoteSettingsSchema,
+    production: remoteSettingsSchema,
+    custom: remoteSettingsSchema,
+  }),
   /** Whether a client secret can be kept across restarts on this computer. */
   secretStorage: z.enum(['encrypted', 'session-only']),
   secretStorageNote: z.string(),

@@ -12,7 +12,12 @@ const settings = {
   remotes: Object.fromEntries(
     ['sandbox', 'production', 'custom'].map((id) => [
       id,
-      { addresses: { baseUrl: '', tokenUrl: '', programDomain: '' }, clientId: '', hasClientSecret: false, secretSource: 'none' },
+      {
+        addresses: { baseUrl: '', tokenUrl: '', programDomain: '' },
+        clientId: '',
+        hasClientSecret: false,
+        secretSource: 'none',
+      },
     ]),
   ),
   secretStorage: 'session-only',
@@ -28,21 +33,33 @@ describe('dispatch', () => {
 
   it('validates the input before the handler runs', async () => {
     const save = vi.fn();
-    const r = await dispatch(services({ 'settings.save': save }), 'settings.save', { environment: 'moon' }, { transport: 'test' });
+    const r = await dispatch(
+      services({ 'settings.save': save }),
+      'settings.save',
+      { environment: 'moon' },
+      { transport: 'test' },
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('INVALID_INPUT');
       expect(r.error.message).toContain('environment');
     }
     expect(save).not.toHaveBeenCalled();
-    const extra = await dispatch(services({ 'settings.save': save }), 'settings.save', { sneaky: 1 }, { transport: 'test' });
+    const extra = await dispatch(
+      services({ 'settings.save': save }),
+      'settings.save',
+      { sneaky: 1 },
+      { transport: 'test' },
+    );
     expect(extra.ok).toBe(false);
   });
 
   it('validates the output too', async () => {
     const onUnexpected = vi.fn();
     const r = await dispatch(
-      services({ 'settings.get': (() => ({ environment: 'offline' })) as unknown as Services['settings.get'] }),
+      services({
+        'settings.get': (() => ({ environment: 'offline' })) as unknown as Services['settings.get'],
+      }),
       'settings.get',
       {},
       { transport: 'test' },
@@ -63,7 +80,10 @@ describe('dispatch', () => {
       {},
       { transport: 'test' },
     );
-    expect(failing).toEqual({ ok: false, error: { code: 'NOT_CONFIGURED', message: 'Enter the client id.' } });
+    expect(failing).toEqual({
+      ok: false,
+      error: { code: 'NOT_CONFIGURED', message: 'Enter the client id.' },
+    });
     const crashing = await dispatch(
       services({
         'settings.get': () => {

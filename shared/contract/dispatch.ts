@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DeskFailure, err, ok, type Result } from '../result';
 import { channels, type ChannelInput, type ChannelName, type ChannelResponse } from './channels';
 
@@ -53,7 +53,10 @@ export async function dispatch(
   } catch (e) {
     if (e instanceof DeskFailure) return err(e.code, e.message, e.details);
     onUnexpected?.(channel, e);
-    return err('INTERNAL', `Something went wrong in "${channel}". Try again; if it keeps happening, see the log.`);
+    return err(
+      'INTERNAL',
+      `Something went wrong in "${channel}". Try again; if it keeps happening, see the log.`,
+    );
   }
   const parsed = spec.response.safeParse(output);
   if (!parsed.success) {

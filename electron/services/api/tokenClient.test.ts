@@ -2,7 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { DeskFailure } from '../../../shared/result';
 import { TokenClient } from './tokenClient';
 
-const config = { tokenUrl: 'https://auth.example.org/oauth2/token', clientId: 'id-1', clientSecret: 's3cret!' };
+const config = {
+  tokenUrl: 'https://auth.example.org/oauth2/token',
+  clientId: 'id-1',
+  clientSecret: 's3cret!',
+};
 
 function tokenResponse(token: string, expiresIn = 3600) {
   return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }), {
@@ -19,7 +23,9 @@ describe('TokenClient', () => {
     expect(await client.accessToken()).toBe('t1');
     const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe(config.tokenUrl);
-    expect((init.headers as Record<string, string>)['content-type']).toBe('application/x-www-form-urlencoded');
+    expect((init.headers as Record<string, string>)['content-type']).toBe(
+      'application/x-www-form-urlencoded',
+    );
     const form = new URLSearchParams(String(init.body));
     expect(form.get('grant_type')).toBe('client_credentials');
     expect(form.get('client_id')).toBe('id-1');
@@ -49,7 +55,10 @@ describe('TokenClient', () => {
   });
 
   it('reports refused credentials plainly and without the secret', async () => {
-    const client = new TokenClient(config, (async () => new Response('{"error":"invalid_client"}', { status: 401 })) as typeof fetch);
+    const client = new TokenClient(
+      config,
+      (async () => new Response('{"error":"invalid_client"}', { status: 401 })) as typeof fetch,
+    );
     const error = await client.accessToken().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeskFailure);
     expect((error as DeskFailure).code).toBe('AUTH_FAILED');
@@ -61,7 +70,10 @@ describe('TokenClient', () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch);
     expect(await down.accessToken().catch((e: DeskFailure) => e.code)).toBe('NETWORK');
-    const html = new TokenClient(config, (async () => new Response('<html>', { status: 200 })) as typeof fetch);
+    const html = new TokenClient(
+      config,
+      (async () => new Response('<html>', { status: 200 })) as typeof fetch,
+    );
     expect(await html.accessToken().catch((e: DeskFailure) => e.code)).toBe('BAD_RESPONSE');
     const down503 = new TokenClient(config, (async () => new Response('', { status: 503 })) as typeof fetch);
     expect(await down503.accessToken().catch((e: DeskFailure) => e.code)).toBe('SERVICE_UNAVAILABLE');

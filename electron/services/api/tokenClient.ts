@@ -96,7 +96,10 @@ export class TokenClient {
     }
     const parsed = tokenResponse.safeParse(json);
     if (!parsed.success) {
-      throw new DeskFailure('BAD_RESPONSE', 'The token address answered with something that is not a token. Check the token address.');
+      throw new DeskFailure(
+        'BAD_RESPONSE',
+        'The token address answered with something that is not a token. Check the token address.',
+      );
     }
     const expiresIn = parsed.data.expires_in ?? 3600;
     return { accessToken: parsed.data.access_token, expiresIn, expiresAt: this.now() + expiresIn * 1000 };

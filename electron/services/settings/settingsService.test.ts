@@ -11,7 +11,10 @@ function fakeBox(backend: string, strong: boolean): SecretBox {
     backend: () => backend,
     isStrong: () => strong,
     encrypt: (plain) => Buffer.from(`sealed:${plain}`).toString('base64').split('').reverse().join(''),
-    decrypt: (sealed) => Buffer.from(sealed.split('').reverse().join(''), 'base64').toString().replace(/^sealed:/, ''),
+    decrypt: (sealed) =>
+      Buffer.from(sealed.split('').reverse().join(''), 'base64')
+        .toString()
+        .replace(/^sealed:/, ''),
   };
 }
 
@@ -32,7 +35,10 @@ describe('SettingsService', () => {
     const dir = await tempDir();
     const box = fakeBox('gnome_libsecret', true);
     const s = new SettingsService(openSettingsFile(dir), box);
-    s.update({ environment: 'sandbox', remote: { id: 'sandbox', clientId: 'client-1', clientSecret: 'pa55-word' } });
+    s.update({
+      environment: 'sandbox',
+      remote: { id: 'sandbox', clientId: 'client-1', clientSecret: 'pa55-word' },
+    });
     const onDisk = await readFile(join(dir, 'settings.json'), 'utf8');
     expect(onDisk).not.toContain('pa55-word');
     expect(onDisk).toContain('sealedSecret');
@@ -67,7 +73,9 @@ describe('SettingsService', () => {
   it('forgets a secret when given an empty one', async () => {
     const s = new SettingsService(openSettingsFile(await tempDir()), fakeBox('keychain', true));
     s.update({ remote: { id: 'custom', clientSecret: 'x' } });
-    expect(s.update({ remote: { id: 'custom', clientSecret: '' } }).remotes.custom.hasClientSecret).toBe(false);
+    expect(s.update({ remote: { id: 'custom', clientSecret: '' } }).remotes.custom.hasClientSecret).toBe(
+      false,
+    );
   });
 
   it('reads credentials and preset addresses from the environment when none are saved', async () => {
@@ -77,7 +85,28 @@ describe('SettingsService', () => {
       DONATION_DESK_SANDBOX_BASE_URL: 'https://sandbox.example.org',
     });
     const config = s.remoteConfig('sandbox');
-    expect(config).toMatchObject({ clientId: 'env-id', clientSecret: 'env-secret', baseUrl: 'https://sandbox.example.org' });
+    expect(config).toMatchObject({
+      clientId: 'env-id',
+      clientSecret: 'env-secret',
+      baseUrl: 'https://sandbox.example.org',
+    });
     expect(s.publicSettings().remotes.sandbox.secretSource).toBe('environment');
+  });
+});
+
+describe('SettingsService run overrides', () => {
+  it('applies --env and addresses for this run without saving them', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), null);
+    s.overrideForRun({
+      environment: 'custom',
+      baseUrl: 'https://x.example.org',
+      tokenUrl: 'https://x.example.org/t',
+    });
+    expect(s.environment()).toBe('custom');
+    expect(s.remoteConfig('custom').baseUrl).toBe('https://x.example.org');
+    const reopened = new SettingsService(openSettingsFile(dir), null);
+    expect(reopened.environment()).toBe('offline');
+    expect(reopened.remoteConfig('custom').baseUrl).toBe('');
   });
 });

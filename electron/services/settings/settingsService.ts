@@ -53,6 +53,8 @@ const presetVariables: Record<RemoteEnvironmentId, { base: string; token: string
  */
 export class SettingsService {
   private readonly sessionSecrets = new Map<RemoteEnvironmentId, string>();
+  /** Command-line choices for this run only: never written to the settings file. */
+  private runOverrides: { environment?: EnvironmentId; baseUrl?: string; tokenUrl?: string } = {};
 
   constructor(
     private readonly store: KeyValueStore,
@@ -64,7 +66,13 @@ export class SettingsService {
     return this.secretBox?.isStrong() ?? false;
   }
 
+  /** `--env`, `--base-url`, `--token-url`: in force for this run, not saved. */
+  overrideForRun(overrides: { environment?: EnvironmentId; baseUrl?: string; tokenUrl?: string }): void {
+    this.runOverrides = { ...overrides };
+  }
+
   environment(): EnvironmentId {
+    if (this.runOverrides.environment) return this.runOverrides.environment;
     const parsed = environmentIdSchema.safeParse(this.store.get('environment'));
     return parsed.success ? parsed.data : 'offline';
   }
@@ -78,7 +86,10 @@ export class SettingsService {
     return this.env.DONATION_DESK_CLIENT_SECRET || null;
   }
 
-  private secretOf(id: RemoteEnvironmentId, stored: StoredRemote): { value: string | null; source: 'none' | 'encrypted' | 'session' | 'environment' } {
+  private secretOf(
+    id: RemoteEnvironmentId,
+    stored: StoredRemote,
+  ): { value: string | null; source: 'none' | 'encrypted' | 'session' | 'environment' } {
     const session = this.sessionSecrets.get(id);
     if (session) return { value: session, source: 'session' };
     if (stored.sealedSecret && this.secretBox?.isStrong()) {
@@ -98,10 +109,11 @@ export class SettingsService {
     const stored = this.remote(id);
     const preset = presetVariables[id];
     const pick = (saved: string, variable: string) => saved || (variable ? (this.env[variable] ?? '') : '');
+    const run = this.runOverrides;
     return {
       id,
-      baseUrl: pick(stored.addresses.baseUrl, preset.base),
-      tokenUrl: pick(stored.addresses.tokenUrl, preset.token),
+      baseUrl: run.baseUrl || pick(stored.addresses.baseUrl, preset.base),
+      tokenUrl: run.tokenUrl || pick(stored.addresses.tokenUrl, preset.token),
       programDomain: pick(stored.addresses.programDomain, preset.program),
       clientId: stored.clientId || this.env.DONATION_DESK_CLIENT_ID || '',
       clientSecret: this.secretOf(id, stored).value,
@@ -117,7 +129,11 @@ export class SettingsService {
         return [
           id,
           {
-            addresses: { baseUrl: config.baseUrl, tokenUrl: config.tokenUrl, programDomain: config.programDomain },
+            addresses: {
+              baseUrl: config.baseUrl,
+              tokenUrl: config.tokenUrl,
+              programDomain: config.programDomain,
+            },
             clientId: config.clientId,
             hasClientSecret: secret.value !== null,
             secretSource: secret.source,
@@ -141,7 +157,10 @@ export class SettingsService {
   }
 
   update(update: SettingsUpdate): PublicSettings {
-    if (update.environment) this.store.set('environment', update.environment);
+    if (update.environment) {
+      this.store.set('environment', update.environment);
+      delete this.runOverrides.environment;
+    }
     if (update.firstRunDone !== undefined) this.store.set('firstRunDone', update.firstRunDone);
     if (update.remote) {
       const { id } = update.remote;

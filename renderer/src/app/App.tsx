@@ -87,7 +87,12 @@ export function App() {
           ))}
         </List>
       </Box>
-      <Box component="main" id="main" tabIndex={-1} sx={{ flexGrow: 1, ml: `${NAV_WIDTH}px`, pt: 10, px: 3, pb: 4, minWidth: 0 }}>
+      <Box
+        component="main"
+        id="main"
+        tabIndex={-1}
+        sx={{ flexGrow: 1, ml: `${NAV_WIDTH}px`, pt: 10, px: 3, pb: 4, minWidth: 0 }}
+      >
         {loadError ? (
           <Alert severity="error" role="alert">
             {loadError}

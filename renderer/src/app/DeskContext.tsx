@@ -14,24 +14,32 @@ interface DeskState {
 
 const DeskContext = createContext<DeskState | null>(null);
 
+const load = () => Promise.all([desk['app.info'](), desk['settings.get']()]);
+
 export function DeskProvider({ children }: { children: ReactNode }) {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [settings, setSettings] = useState<PublicSettings | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
 
-  const refresh = useCallback(async () => {
-    const [i, s] = await Promise.all([desk['app.info'](), desk['settings.get']()]);
+  const apply = useCallback(([i, s]: Awaited<ReturnType<typeof load>>) => {
     if (!i.ok) return setLoadError(i.error.message);
     if (!s.ok) return setLoadError(s.error.message);
     setLoadError(null);
     setInfo(i.value);
     setSettings(s.value);
   }, []);
+  const refresh = useCallback(() => load().then(apply), [apply]);
 
   useEffect(() => {
-    void refresh();
-    return desk.on('settings.changed', () => void refresh());
-  }, [refresh]);
+    let live = true;
+    const reload = () => void load().then((r) => live && apply(r));
+    reload();
+    const unsubscribe = desk.on('settings.changed', reload);
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [apply]);
 
   const value = useMemo(() => ({ info, settings, loadError, refresh }), [info, settings, loadError, refresh]);
   return <DeskContext.Provider value={value}>{children}</DeskContext.Provider>;

@@ -38,7 +38,10 @@ function bridgeClient(secret: string | null): DeskApi {
     if (!secret) {
       return {
         ok: false,
-        error: { code: 'NO_SECRET', message: 'Open the address that `npm run web` printed: it carries this launch’s secret.' },
+        error: {
+          code: 'NO_SECRET',
+          message: 'Open the address that `npm run web` printed: it carries this launch’s secret.',
+        },
       };
     }
     try {
@@ -51,7 +54,10 @@ function bridgeClient(secret: string | null): DeskApi {
     } catch {
       return {
         ok: false,
-        error: { code: 'BRIDGE_DOWN', message: 'Lost contact with Donation Desk. Is `npm run web` still running?' },
+        error: {
+          code: 'BRIDGE_DOWN',
+          message: 'Lost contact with Donation Desk. Is `npm run web` still running?',
+        },
       };
     }
   }

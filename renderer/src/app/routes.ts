@@ -1,9 +1,17 @@
 import { useEffect, useState } from 'react';
 
 export const areas = [
-  { id: 'prepare', label: 'Prepare', description: 'Import a spreadsheet, map its columns and fix every row.' },
+  {
+    id: 'prepare',
+    label: 'Prepare',
+    description: 'Import a spreadsheet, map its columns and fix every row.',
+  },
   { id: 'uploads', label: 'Uploads', description: 'Bulk uploads and where each one stands.' },
-  { id: 'reconcile', label: 'Reconcile', description: 'Donations to the end of their life, declined ones put right.' },
+  {
+    id: 'reconcile',
+    label: 'Reconcile',
+    description: 'Donations to the end of their life, declined ones put right.',
+  },
   { id: 'search', label: 'Search', description: 'Find giving opportunities and causes.' },
   { id: 'locations', label: 'Locations', description: 'Locations with their contacts and tags.' },
   { id: 'settings', label: 'Settings', description: 'Environment, addresses and credentials.' },

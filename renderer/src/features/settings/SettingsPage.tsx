@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -40,15 +40,22 @@ type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 export function SettingsPage() {
   const { settings, refresh } = useDesk();
   const [environment, setEnvironment] = useState<EnvironmentId>(settings?.environment ?? 'offline');
-  const [draft, setDraft] = useState<Draft>({ baseUrl: '', tokenUrl: '', programDomain: '', clientId: '', clientSecret: '' });
+  const draftFor = (id: EnvironmentId): Draft => {
+    const saved = id === 'offline' ? null : settings?.remotes[id];
+    return saved
+      ? { ...saved.addresses, clientId: saved.clientId, clientSecret: '' }
+      : { baseUrl: '', tokenUrl: '', programDomain: '', clientId: '', clientSecret: '' };
+  };
+  const [draft, setDraft] = useState<Draft>(() => draftFor(environment));
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [busy, setBusy] = useState(false);
 
   const remote = environment === 'offline' ? null : settings?.remotes[environment];
-  useEffect(() => {
-    if (!remote) return;
-    setDraft({ ...remote.addresses, clientId: remote.clientId, clientSecret: '' });
-  }, [environment, remote]);
+  const chooseEnvironment = (id: EnvironmentId) => {
+    setEnvironment(id);
+    setDraft(draftFor(id));
+    setFeedback(null);
+  };
 
   if (!settings) return null;
 
@@ -63,7 +70,11 @@ export function SettingsPage() {
         : {
             remote: {
               id: environment as RemoteEnvironmentId,
-              addresses: { baseUrl: draft.baseUrl, tokenUrl: draft.tokenUrl, programDomain: draft.programDomain },
+              addresses: {
+                baseUrl: draft.baseUrl,
+                tokenUrl: draft.tokenUrl,
+                programDomain: draft.programDomain,
+              },
               clientId: draft.clientId,
               ...(draft.clientSecret ? { clientSecret: draft.clientSecret } : {}),
             },
@@ -112,7 +123,13 @@ export function SettingsPage() {
   );
 
   return (
-    <Stack spacing={3} component="form" onSubmit={save} aria-labelledby="settings-title" sx={{ maxWidth: 720 }}>
+    <Stack
+      spacing={3}
+      component="form"
+      onSubmit={save}
+      aria-labelledby="settings-title"
+      sx={{ maxWidth: 720 }}
+    >
       <Typography variant="h1" id="settings-title">
         Settings
       </Typography>
@@ -122,7 +139,7 @@ export function SettingsPage() {
           <RadioGroup
             aria-labelledby="environment-label"
             value={environment}
-            onChange={(e) => setEnvironment(e.target.value as EnvironmentId)}
+            onChange={(e) => chooseEnvironment(e.target.value as EnvironmentId)}
           >
             {environmentIds.map((id) => (
               <FormControlLabel
@@ -131,10 +148,15 @@ export function SettingsPage() {
                 control={<Radio />}
                 label={
                   <Box>
-                    <Typography component="span" fontWeight={600}>
+                    <Typography component="span" sx={{ fontWeight: 600 }}>
                       {environmentLabels[id]}
                     </Typography>
-                    <Typography component="span" color="text.secondary" variant="body2" sx={{ display: 'block' }}>
+                    <Typography
+                      component="span"
+                      color="text.secondary"
+                      variant="body2"
+                      sx={{ display: 'block' }}
+                    >
                       {environmentHelp[id]}
                     </Typography>
                   </Box>
@@ -151,10 +173,14 @@ export function SettingsPage() {
           <Stack spacing={2}>
             <Typography variant="h2">{environmentLabels[environment]} connection</Typography>
             {field('baseUrl', 'Service address', { placeholder: 'https://api.example.org', type: 'url' })}
-            {field('tokenUrl', 'Token address', { placeholder: 'https://auth.example.org/oauth2/token', type: 'url' })}
+            {field('tokenUrl', 'Token address', {
+              placeholder: 'https://auth.example.org/oauth2/token',
+              type: 'url',
+            })}
             {field('programDomain', 'Program domain', {
               placeholder: 'giving.example.org',
-              helperText: 'Where images and donation pages live. Only addresses on this domain open in your browser.',
+              helperText:
+                'Where images and donation pages live. Only addresses on this domain open in your browser.',
             })}
             {field('clientId', 'Client id', { autoComplete: 'off' })}
             {field('clientSecret', 'Client secret', {

@@ -7,9 +7,15 @@ import { useDesk } from '../../app/DeskContext';
 import type { AreaId } from '../../app/routes';
 
 const steps = [
-  ['Prepare', 'Open your month-end spreadsheet, match its columns, and fix every row the service would refuse.'],
+  [
+    'Prepare',
+    'Open your month-end spreadsheet, match its columns, and fix every row the service would refuse.',
+  ],
   ['Upload', 'Send the donations in one bulk file and follow the job until it is processed.'],
-  ['Repair', 'If the service rejects rows, see each error on its cell, fix it and send only what is missing.'],
+  [
+    'Repair',
+    'If the service rejects rows, see each error on its cell, fix it and send only what is missing.',
+  ],
   ['Reconcile', 'Follow every donation to cleared, and put declined ones right before month-end.'],
 ] as const;
 
@@ -34,7 +40,7 @@ export function WelcomePage({ go }: { go: (area: AreaId | 'welcome') => void }) 
         <Stack component="ol" spacing={1} sx={{ m: 0, pl: 3 }}>
           {steps.map(([title, text]) => (
             <li key={title}>
-              <Typography component="span" fontWeight={600}>
+              <Typography component="span" sx={{ fontWeight: 600 }}>
                 {title}.
               </Typography>{' '}
               {text}
@@ -43,8 +49,8 @@ export function WelcomePage({ go }: { go: (area: AreaId | 'welcome') => void }) 
         </Stack>
       </Paper>
       <Typography>
-        New here? Try the whole flow on the <strong>Offline sandbox</strong>, a practice copy of the service on this
-        computer, with a sample spreadsheet. Nothing leaves your machine.
+        New here? Try the whole flow on the <strong>Offline sandbox</strong>, a practice copy of the service
+        on this computer, with a sample spreadsheet. Nothing leaves your machine.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <Button size="large" onClick={() => void start('prepare', 'offline')}>

@@ -1,0 +1,18 @@
+import { packageRoot, packageVersion } from '../services/appPaths';
+import { runCli } from './main';
+import './commands/connection';
+
+const root = packageRoot(__dirname);
+runCli(process.argv.slice(2), {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+  env: process.env,
+  root,
+  version: packageVersion(root),
+}).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  },
+);

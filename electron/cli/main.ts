@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDesk, type DeskRuntime } from '../services';
+import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
+import { DeskFailure } from '../../shared/result';
+
+/** Exit codes, documented in the README and in `--help`. */
+export const EXIT = {
+  ok: 0,
+  /** Rows are invalid, an upload ended in ERROR, a report does not reconcile. */
+  problems: 1,
+  /** The file, the arguments or the configuration cannot be used. */
+  usage: 2,
+  /** The service could not be reached or refused the credentials. */
+  service: 3,
+} as const;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: Record<string, string | undefined>;
+  /** The package root (for assets and the version). */
+  root: string;
+  version: string;
+}
+
+export interface CliContext {
+  io: CliIo;
+  args: string[];
+  json: boolean;
+  runtime(): Promise<DeskRuntime>;
+}
+
+export interface CliCommand {
+  summary: string;
+  usage: string;
+  run(ctx: CliContext): Promise<number>;
+}
+
+const commands = new Map<string, CliCommand>();
+
+/** Commands register themselves here; see electron/cli/commands/. */
+export function registerCommand(name: string, command: CliCommand): void {
+  commands.set(name, command);
+}
+
+function help(): string {
+  const list = [...commands.entries()].map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`).join('\n');
+  return `Usage: donation-desk [global options] <command> [command options]
+
+Commands:
+${list || '  (none)'}
+
+Global options:
+  --env offline|sandbox|production|custom   environment for this run (default: the one chosen in the app)
+  --base-url URL        service address for this run (implies --env custom unless --env is given)
+  --token-url URL       token address for this run
+  --data-dir DIR        data folder (default: the app's; also DONATION_DESK_HOME)
+  --json                machine-readable output
+  -h, --help            this help;  donation-desk <command> --help for a command's own
+  -v, --version         the version
+
+Credentials come from DONATION_DESK_CLIENT_ID and DONATION_DESK_CLIENT_SECRET, or from the app's settings.
+
+Exit codes: 0 done; 1 problems found (invalid rows, an upload in ERROR, totals that do not reconcile);
+2 the file, arguments or configuration cannot be used; 3 the service could not be reached or refused access.`;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        env: { type: 'string' },
+        'base-url': { type: 'string' },
+        'token-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: false,
+      allowPositionals: true,
+    });
+  } catch (e) {
+    io.err(e instanceof Error ? e.message : String(e));
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  const [name, ...rest] = positionals;
+  if (values.version) {
+    io.out(io.version);
+    return EXIT.ok;
+  }
+  if (!name) {
+    io.out(help());
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  const command = commands.get(name);
+  if (!command) {
+    io.err(`Unknown command "${name}". Run donation-desk --help for the list.`);
+    return EXIT.usage;
+  }
+  if (values.help) {
+    io.out(`${command.summary}\n\n${command.usage}`);
+    return EXIT.ok;
+  }
+  // Everything after the command name, minus the global options, belongs to the command.
+  const commandArgs = argv.slice(argv.indexOf(name) + 1).filter((a, i, all) => {
+    const globalsWithValue = ['--env', '--base-url', '--token-url', '--data-dir'];
+    if (globalsWithValue.includes(a) || globalsWithValue.some((g) => a.startsWith(`${g}=`))) return false;
+    if (i > 0 && globalsWithValue.includes(all[i - 1] ?? '')) return false;
+    return a !== '--json';
+  });
+  void rest;
+
+  let runtime: DeskRuntime | null = null;
+  const ctx: CliContext = {
+    io,
+    args: commandArgs,
+    json: values.json === true,
+    runtime: async () => {
+      runtime ??= await startDesk(
+        {
+          mode: 'cli',
+          dataDir: resolveDataDir(argv, io.env, defaultUserDataDir()),
+          appVersion: io.version,
+          assetsDir: join(io.root, 'assets'),
+          secretBox: null,
+          openExternal: async () => undefined,
+          env: io.env,
+        },
+        {
+          overrides: {
+            environment: typeof values.env === 'string' ? values.env : undefined,
+            baseUrl: typeof values['base-url'] === 'string' ? values['base-url'] : undefined,
+            tokenUrl: typeof values['token-url'] === 'string' ? values['token-url'] : undefined,
+          },
+        },
+      );
+      return runtime;
+    },
+  };
+  try {
+    return await command.run(ctx);
+  } catch (e) {
+    if (e instanceof DeskFailure) {
+      io.err(e.message);
+      return ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'].includes(e.code)
+        ? EXIT.service
+        : EXIT.usage;
+    }
+    io.err(`Unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.usage;
+  } finally {
+    await (runtime as DeskRuntime | null)?.close();
+  }
+}
