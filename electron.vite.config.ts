@@ -6,7 +6,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      externalizeDeps: true,
+      // Bundle every dependency into main: electron-store and conf are ESM-only and cannot be
+      // require()d from this CommonJS bundle, and a self-contained main lets the package ship
+      // without node_modules (see electron-builder.yml).
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'electron/main/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
