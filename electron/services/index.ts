@@ -8,6 +8,7 @@ import { Environments, type StartOfflineService } from './environments';
 import { isAllowedExternalUrl } from './externalUrl';
 import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
+import { WorkspaceStore } from './workspaces/workspaceStore';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -15,6 +16,7 @@ export interface DeskRuntime {
   events: EventBus;
   settings: SettingsService;
   environments: Environments;
+  workspaces: WorkspaceStore;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
+  const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'));
 
   const services: Services = {
     'app.info': async () => ({
@@ -120,6 +123,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
       await platform.openExternal(url);
       return { opened: true };
     },
+    'workspace.list': () => workspaces.list(),
+    'workspace.create': (input) => workspaces.create(input),
+    'workspace.open': ({ id }) => workspaces.open(id),
+    'workspace.edit': ({ id, baseVersion, edits }) => workspaces.edit(id, baseVersion, edits),
+    'workspace.summary': ({ id, counts, state }) => workspaces.summary(id, counts, state),
+    'workspace.delete': ({ id }) => workspaces.delete(id),
   };
 
   return {
@@ -127,6 +136,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     settings,
     environments,
+    workspaces,
     close: () => environments.close(),
   };
 }

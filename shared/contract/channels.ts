@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { environmentIdSchema } from './environment';
+import {
+  workspaceCountsSchema,
+  workspaceEditSchema,
+  workspaceIdSchema,
+  workspaceMappingSchema,
+  workspaceMetaSchema,
+  workspaceRowSchema,
+  workspaceSchema,
+  workspaceSourceSchema,
+  workspaceStateSchema,
+} from './workspace';
 
 const empty = z.object({}).strict();
 
@@ -126,6 +137,45 @@ export const channels = {
   'external.open': {
     request: z.object({ url: z.string().max(2000) }).strict(),
     response: z.object({ opened: z.boolean() }),
+  },
+  'workspace.list': { request: empty, response: z.array(workspaceMetaSchema) },
+  'workspace.create': {
+    request: z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        source: workspaceSourceSchema,
+        headers: z.array(z.string()).max(1000),
+        rows: z.array(workspaceRowSchema),
+        mapping: workspaceMappingSchema.nullable(),
+      })
+      .strict(),
+    response: workspaceMetaSchema,
+  },
+  'workspace.open': { request: z.object({ id: workspaceIdSchema }).strict(), response: workspaceSchema },
+  'workspace.edit': {
+    request: z
+      .object({
+        id: workspaceIdSchema,
+        /** The version the edits apply to; a mismatch means an edit was lost and the workspace must be reopened. */
+        baseVersion: z.number().int().nonnegative(),
+        edits: z.array(workspaceEditSchema).min(1).max(200_000),
+      })
+      .strict(),
+    response: z.object({ version: z.number().int() }),
+  },
+  'workspace.summary': {
+    request: z
+      .object({
+        id: workspaceIdSchema,
+        counts: workspaceCountsSchema,
+        state: workspaceStateSchema.optional(),
+      })
+      .strict(),
+    response: workspaceMetaSchema,
+  },
+  'workspace.delete': {
+    request: z.object({ id: workspaceIdSchema }).strict(),
+    response: z.object({ deleted: z.boolean() }),
   },
 } as const;
 

@@ -3,3 +3,4 @@ export * from './events';
 export * from './dispatch';
 export * from './environment';
 export type { DeskApi } from './api';
+export * from './workspace';

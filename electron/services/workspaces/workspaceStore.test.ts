@@ -1,0 +1,101 @@
+import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WorkspaceStore } from './workspaceStore';
+
+const source = {
+  fileName: 'november.xlsx',
+  format: 'xlsx',
+  sheet: 'Donations',
+  headerRow: 3,
+  headerRowCount: 1,
+  totalsRow: null,
+  skippedBlankRows: 0,
+  warnings: [],
+};
+
+async function storeWithWorkspace() {
+  const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
+  const store = new WorkspaceStore(root);
+  const meta = await store.create({
+    name: 'November',
+    source,
+    headers: ['Charity ID', 'Amount'],
+    rows: [
+      { key: 0, rowNumber: 4, cells: ['840-123456789', '25.00'] },
+      { key: 1, rowNumber: 5, cells: ['840-987654321', '10'] },
+    ],
+    mapping: { columns: { 'Charity ID': 'recipientId' } },
+  });
+  return { root, store, id: meta.id };
+}
+
+describe('WorkspaceStore', () => {
+  it('keeps every acknowledged edit across a restart (a new store on the same folder)', async () => {
+    const { root, store, id } = await storeWithWorkspace();
+    let { version } = await store.edit(id, 0, [{ op: 'set', key: 0, column: 1, value: '30.00' }]);
+    ({ version } = await store.edit(id, version, [
+      { op: 'insert', index: 2, row: { key: 2, rowNumber: null, cells: ['840-111111111', '5'] } },
+      { op: 'delete', key: 1 },
+    ]));
+    expect(version).toBe(3);
+
+    // Simulate a crash: nothing is closed or flushed, a new process opens the folder.
+    const reopened = await new WorkspaceStore(root).open(id);
+    expect(reopened.version).toBe(3);
+    expect(reopened.rows.map((r) => r.cells)).toEqual([
+      ['840-123456789', '30.00'],
+      ['840-111111111', '5'],
+    ]);
+    expect(reopened.nextKey).toBe(3);
+  });
+
+  it('ignores a journal line torn by a crash in the middle of an append', async () => {
+    const { root, store, id } = await storeWithWorkspace();
+    await store.edit(id, 0, [{ op: 'set', key: 1, column: 0, value: 'kept' }]);
+    await appendFile(join(root, id, 'journal.ndjson'), '{"v":2,"edits":[{"op":"set","key":1,"col');
+    const reopened = await new WorkspaceStore(root).open(id);
+    expect(reopened.rows[1]?.cells[0]).toBe('kept');
+    expect(reopened.version).toBe(1);
+  });
+
+  it('refuses edits based on a version it does not have, so no edit is silently lost', async () => {
+    const { store, id } = await storeWithWorkspace();
+    await store.edit(id, 0, [{ op: 'set', key: 0, column: 0, value: 'a' }]);
+    await expect(store.edit(id, 0, [{ op: 'set', key: 0, column: 0, value: 'b' }])).rejects.toMatchObject({
+      code: 'STALE_WORKSPACE',
+    });
+  });
+
+  it('folds the journal into the snapshot when opened', async () => {
+    const { root, store, id } = await storeWithWorkspace();
+    await store.edit(id, 0, [{ op: 'rename', name: 'November final' }]);
+    await store.open(id);
+    expect(await readFile(join(root, id, 'journal.ndjson'), 'utf8')).toBe('');
+    expect(JSON.parse(await readFile(join(root, id, 'workspace.json'), 'utf8')).name).toBe('November final');
+  });
+
+  it('lists workspaces newest first with their name, counts and state, and deletes them', async () => {
+    const { store, id } = await storeWithWorkspace();
+    await store.edit(id, 0, [{ op: 'rename', name: 'Renamed' }]);
+    await store.summary(id, { rows: 2, valid: 1, invalid: 1, warnings: 0 }, 'draft');
+    const [listed] = await store.list();
+    expect(listed).toMatchObject({ id, name: 'Renamed', counts: { invalid: 1 }, state: 'draft' });
+    expect(await store.delete(id)).toEqual({ deleted: true });
+    expect(await store.list()).toEqual([]);
+    await expect(store.open(id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('keeps edits in order when many are sent at once', async () => {
+    const { store, id } = await storeWithWorkspace();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.edit(id, i, [{ op: 'set', key: 0, column: 1, value: String(i) }]),
+      ),
+    );
+    expect(results.map((r) => r.version)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const reopened = await store.open(id);
+    expect(reopened.rows[0]?.cells[1]).toBe('19');
+  });
+});

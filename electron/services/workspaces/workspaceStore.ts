@@ -1,0 +1,211 @@
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  workspaceEditSchema,
+  workspaceMetaSchema,
+  workspaceSchema,
+  type Workspace,
+  type WorkspaceCounts,
+  type WorkspaceEdit,
+  type WorkspaceMeta,
+  type WorkspaceRow,
+  type WorkspaceSource,
+} from '../../../shared/contract';
+import { DeskFailure } from '../../../shared/result';
+import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
+import { applyEdits } from './applyEdits';
+
+const SNAPSHOT = 'workspace.json';
+const JOURNAL = 'journal.ndjson';
+const META = 'meta.json';
+
+/**
+ * Workspaces on disk: a snapshot written atomically plus a journal of edits appended with fsync.
+ * An edit is durable before the call that sent it returns, so a crash loses nothing that was shown.
+ * Opening a workspace replays the journal and folds it into a fresh snapshot.
+ */
+export class WorkspaceStore {
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Versions of workspaces whose journal is being appended to, to catch lost or reordered edits. */
+  private readonly versions = new Map<string, number>();
+
+  constructor(private readonly root: string) {}
+
+  private dir(id: string): string {
+    return join(this.root, id);
+  }
+
+  /** One operation at a time per workspace, in the order they were asked for. */
+  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(id) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    this.queues.set(
+      id,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  async create(input: {
+    name: string;
+    source: WorkspaceSource;
+    headers: string[];
+    rows: WorkspaceRow[];
+    mapping: Record<string, unknown> | null;
+  }): Promise<WorkspaceMeta> {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const workspace: Workspace = {
+      id,
+      name: input.name,
+      createdAt: now,
+      updatedAt: now,
+      state: 'draft',
+      source: input.source,
+      counts: null,
+      headers: input.headers,
+      rows: input.rows,
+      nextKey: input.rows.reduce((max, r) => Math.max(max, r.key + 1), 0),
+      mapping: input.mapping,
+      version: 0,
+    };
+    await mkdir(this.dir(id), { recursive: true });
+    await this.writeSnapshot(workspace);
+    this.versions.set(id, 0);
+    return metaOf(workspace);
+  }
+
+  async list(): Promise<WorkspaceMeta[]> {
+    const entries = await readdir(this.root, { withFileTypes: true }).catch(() => []);
+    const metas = await Promise.all(
+      entries
+        .filter((e) => e.isDirectory())
+        .map(async (e) => {
+          const meta = await this.readMeta(e.name).catch(() => null);
+          if (!meta) return null;
+          // The journal's time is the last edit's time: meta.json is not rewritten on every keystroke.
+          const journal = await stat(join(this.dir(e.name), JOURNAL)).catch(() => null);
+          if (journal && journal.size > 0 && journal.mtime.toISOString() > meta.updatedAt) {
+            meta.updatedAt = journal.mtime.toISOString();
+          }
+          return meta;
+        }),
+    );
+    return metas
+      .filter((m): m is WorkspaceMeta => m !== null)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  open(id: string): Promise<Workspace> {
+    return this.serial(id, async () => {
+      const workspace = await this.load(id);
+      // Fold the journal into the snapshot so it stays short.
+      await this.writeSnapshot(workspace);
+      await writeFileAtomic(join(this.dir(id), JOURNAL), '');
+      this.versions.set(id, workspace.version);
+      return workspace;
+    });
+  }
+
+  edit(id: string, baseVersion: number, edits: WorkspaceEdit[]): Promise<{ version: number }> {
+    return this.serial(id, async () => {
+      let version = this.versions.get(id);
+      if (version === undefined) {
+        version = (await this.load(id)).version;
+        this.versions.set(id, version);
+      }
+      if (version !== baseVersion) {
+        throw new DeskFailure(
+          'STALE_WORKSPACE',
+          'This workspace changed elsewhere (another window?). Reopen it to see the latest version.',
+          { version },
+        );
+      }
+      const next = version + edits.length;
+      await appendDurable(join(this.dir(id), JOURNAL), `${JSON.stringify({ v: next, edits })}\n`);
+      this.versions.set(id, next);
+      const rename = edits.findLast((e) => e.op === 'rename');
+      if (rename?.op === 'rename') {
+        const meta = await this.readMeta(id);
+        meta.name = rename.name;
+        await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
+      }
+      return { version: next };
+    });
+  }
+
+  summary(id: string, counts: WorkspaceCounts, state?: WorkspaceMeta['state']): Promise<WorkspaceMeta> {
+    return this.serial(id, async () => {
+      const meta = await this.readMeta(id);
+      meta.counts = counts;
+      if (state) meta.state = state;
+      meta.updatedAt = new Date().toISOString();
+      await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
+      return meta;
+    });
+  }
+
+  delete(id: string): Promise<{ deleted: boolean }> {
+    return this.serial(id, async () => {
+      const exists = await stat(this.dir(id)).catch(() => null);
+      await rm(this.dir(id), { recursive: true, force: true });
+      this.versions.delete(id);
+      return { deleted: exists !== null };
+    });
+  }
+
+  private async readMeta(id: string): Promise<WorkspaceMeta> {
+    const text = await readFile(join(this.dir(id), META), 'utf8').catch(() => {
+      throw new DeskFailure('NOT_FOUND', 'That workspace no longer exists.');
+    });
+    return workspaceMetaSchema.parse(JSON.parse(text));
+  }
+
+  /** The snapshot plus every complete journal line; a line torn by a crash mid-append is ignored. */
+  private async load(id: string): Promise<Workspace> {
+    const text = await readFile(join(this.dir(id), SNAPSHOT), 'utf8').catch(() => {
+      throw new DeskFailure('NOT_FOUND', 'That workspace no longer exists.');
+    });
+    const workspace = workspaceSchema.parse(JSON.parse(text));
+    const meta = await this.readMeta(id).catch(() => null);
+    if (meta) {
+      workspace.counts = meta.counts;
+      workspace.state = meta.state;
+    }
+    const journal = await readFile(join(this.dir(id), JOURNAL), 'utf8').catch(() => '');
+    for (const line of journal.split('\n')) {
+      if (!line.trim()) continue;
+      let entry: { v: number; edits: unknown[] };
+      try {
+        entry = JSON.parse(line) as { v: number; edits: unknown[] };
+      } catch {
+        break;
+      }
+      if (typeof entry.v !== 'number' || entry.v <= workspace.version || !Array.isArray(entry.edits))
+        continue;
+      const edits = entry.edits.map((e) => workspaceEditSchema.parse(e));
+      applyEdits(workspace, edits);
+      workspace.version = entry.v;
+    }
+    return workspace;
+  }
+
+  private async writeSnapshot(workspace: Workspace): Promise<void> {
+    workspace.updatedAt = new Date().toISOString();
+    await writeFileAtomic(join(this.dir(workspace.id), SNAPSHOT), JSON.stringify(workspace));
+    await writeFileAtomic(join(this.dir(workspace.id), META), JSON.stringify(metaOf(workspace)));
+  }
+}
+
+function metaOf(w: Workspace): WorkspaceMeta {
+  return {
+    id: w.id,
+    name: w.name,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+    state: w.state,
+    source: w.source,
+    counts: w.counts,
+  };
+}
