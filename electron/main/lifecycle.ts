@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startDesk, type DeskRuntime } from '../services';
 import { DeskFailure } from '../../shared/result';
 import { createSenderCheck, forwardEvents, registerIpcHandlers } from './ipc';
-import { assetsDirFor, createElectronPlatform, electronDataDir, openExternalIfAllowed } from './platform';
+import { assetsDirFor, createElectronPlatform, electronDataDir, offerExternalLink } from './platform';
 import { appLocations, isOwnRendererUrl } from './rendererLocation';
 import { applySessionSecurity, hardenWebContents } from './security';
 import { openElectronSettingsStore } from './settingsStore';
@@ -52,8 +52,7 @@ export function runDesktopApp(mainDir: string): void {
   app.on('web-contents-created', (_event, contents) => {
     hardenWebContents(contents, {
       isOwnRendererUrl: ownRenderer,
-      programUrl,
-      openExternal: (url) => openExternalIfAllowed(url, programUrl),
+      offerExternalLink: (url) => offerExternalLink(url, programUrl),
     });
   });
 

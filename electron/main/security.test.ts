@@ -1,14 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Session, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
-import {
-  applySessionSecurity,
-  hardenWebContents,
-  openExternallyIfAllowed,
-  type ContentsSecurityOptions,
-} from './security';
 
-vi.mock('electron', () => ({}));
+const electron = vi.hoisted(() => ({
+  shell: { openExternal: vi.fn(async (_url: string) => undefined) },
+}));
+
+vi.mock('electron', () => ({
+  app: {},
+  Notification: class {},
+  safeStorage: {},
+  shell: electron.shell,
+}));
+
+const { applySessionSecurity, hardenWebContents } = await import('./security');
+const { offerExternalLink } = await import('./platform');
 
 const OWN_URL = 'file:///app/out/renderer/index.html';
 const PROGRAM = 'https://giving.example.com';
@@ -31,28 +37,28 @@ function fakeContents() {
   };
   return {
     contents: contents as unknown as WebContents,
-    listeners,
     fire,
     open: (url: string) => openHandler!({ url }),
   };
 }
 
-function options(overrides: Partial<ContentsSecurityOptions> = {}): ContentsSecurityOptions {
-  return {
+/** The page wired as in lifecycle.ts: links go through the real allowlist to the (mocked) shell. */
+function hardenedPage(programUrl: string | null = PROGRAM) {
+  electron.shell.openExternal.mockClear();
+  const page = fakeContents();
+  hardenWebContents(page.contents, {
     isOwnRendererUrl: (url) => url.split('#')[0] === OWN_URL,
-    programUrl: async () => PROGRAM,
-    openExternal: vi.fn(async () => undefined),
-    ...overrides,
-  };
+    offerExternalLink: (url) => offerExternalLink(url, async () => programUrl),
+  });
+  return page;
 }
 
+const opened = () => electron.shell.openExternal.mock.calls.map(([url]) => url);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('hardenWebContents', () => {
   it('prevents every navigation, including to our own page and to the program site', async () => {
-    const opts = options();
-    const page = fakeContents();
-    hardenWebContents(page.contents, opts);
+    const page = hardenedPage();
     for (const url of [
       OWN_URL,
       'https://evil.example/',
@@ -63,66 +69,49 @@ describe('hardenWebContents', () => {
     }
     await settle();
     // The program link goes to the system browser instead; nothing else does.
-    expect(opts.openExternal).toHaveBeenCalledTimes(1);
-    expect(opts.openExternal).toHaveBeenCalledWith(`${PROGRAM}/opportunities/1`);
+    expect(opened()).toEqual([`${PROGRAM}/opportunities/1`]);
   });
 
   it('prevents redirects and webviews', () => {
-    const page = fakeContents();
-    hardenWebContents(page.contents, options());
+    const page = hardenedPage();
     expect(page.fire('will-redirect', 'https://evil.example/')).toHaveBeenCalled();
     expect(page.fire('will-attach-webview', 'https://evil.example/')).toHaveBeenCalled();
   });
 
-  it('denies every new window and opens only program-site addresses externally', async () => {
-    const opts = options();
-    const page = fakeContents();
-    hardenWebContents(page.contents, opts);
+  it('denies every new window and opens only https program-site addresses externally', async () => {
+    const page = hardenedPage();
     const urls = [
       `${PROGRAM}/a`,
-      'https://www.giving.example.com/b',
+      'https://help.giving.example.com/b',
       'http://giving.example.com/c',
       'https://evil.example/',
       'https://giving.example.com.evil.example/',
+      'https://evilgiving.example.com/',
+      'https://user:pw@giving.example.com/',
       'javascript:alert(1)',
       'file:///etc/passwd',
       'about:blank',
+      'not a url',
     ];
     for (const url of urls) expect(page.open(url)).toEqual({ action: 'deny' });
     await settle();
-    expect(vi.mocked(opts.openExternal).mock.calls.map(([u]) => u)).toEqual([
-      `${PROGRAM}/a`,
-      'https://www.giving.example.com/b',
-    ]);
-  });
-});
-
-describe('openExternallyIfAllowed', () => {
-  it.each([
-    ['https on the program domain', `${PROGRAM}/x`, true],
-    ['https on a subdomain', 'https://help.giving.example.com/', true],
-    ['plain http', 'http://giving.example.com/x', false],
-    ['another domain', 'https://example.org/', false],
-    ['a look-alike domain', 'https://evilgiving.example.com/', false],
-    ['javascript:', 'javascript:alert(1)', false],
-    ['file:', 'file:///C:/Windows/system32/calc.exe', false],
-    ['credentials in the address', 'https://user:pw@giving.example.com/', false],
-    ['not an address', 'not a url', false],
-  ])('%s → %s', async (_name, url, allowed) => {
-    const opts = options();
-    expect(await openExternallyIfAllowed(url, opts)).toBe(allowed);
-    expect(opts.openExternal).toHaveBeenCalledTimes(allowed ? 1 : 0);
+    expect(opened()).toEqual([`${PROGRAM}/a`, 'https://help.giving.example.com/b']);
   });
 
-  it('opens nothing when no program site is configured', async () => {
-    const opts = options({ programUrl: async () => null });
-    expect(await openExternallyIfAllowed(`${PROGRAM}/x`, opts)).toBe(false);
-    expect(opts.openExternal).not.toHaveBeenCalled();
+  it('opens nothing externally while no program site is configured', async () => {
+    const page = hardenedPage(null);
+    expect(page.open(`${PROGRAM}/a`)).toEqual({ action: 'deny' });
+    page.fire('will-navigate', `${PROGRAM}/a`);
+    await settle();
+    expect(opened()).toEqual([]);
   });
 
-  it('never throws, even when the system cannot open the address', async () => {
-    const opts = options({ openExternal: vi.fn(async () => Promise.reject(new Error('no browser'))) });
-    await expect(openExternallyIfAllowed(`${PROGRAM}/x`, opts)).resolves.toBe(false);
+  it('survives a system that cannot open the address', async () => {
+    const page = hardenedPage();
+    electron.shell.openExternal.mockRejectedValueOnce(new Error('no browser'));
+    expect(page.open(`${PROGRAM}/a`)).toEqual({ action: 'deny' });
+    await settle();
+    expect(opened()).toEqual([`${PROGRAM}/a`]);
   });
 });
 

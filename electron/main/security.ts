@@ -1,6 +1,5 @@
 import type { Session, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
-import { isAllowedExternalUrl } from '../services/externalUrl';
 
 type Headers = Record<string, string[]>;
 
@@ -32,27 +31,12 @@ export function applySessionSecurity(session: Session): void {
 
 export interface ContentsSecurityOptions {
   isOwnRendererUrl: (url: string) => boolean;
-  /** The current program site; read on each use because the environment can change any time. */
-  programUrl: () => Promise<string | null>;
-  openExternal: (url: string) => Promise<void>;
-}
-
-/**
- * Hands an address the page tried to open to the system browser when it is on the program's site;
- * everything else is dropped. Never throws: a refused or failed open must not crash main.
- */
-export async function openExternallyIfAllowed(
-  url: string,
-  options: ContentsSecurityOptions,
-): Promise<boolean> {
-  try {
-    const program = await options.programUrl();
-    if (!program || !isAllowedExternalUrl(url, program)) return false;
-    await options.openExternal(url);
-    return true;
-  } catch {
-    return false;
-  }
+  /**
+   * Offered every address the page tried to leave for or open in a new window. It opens the address
+   * in the system browser only when it passes the program-site allowlist (platform.ts), so there is a
+   * single guarded call to shell.openExternal in the app.
+   */
+  offerExternalLink: (url: string) => void;
 }
 
 /**
@@ -63,7 +47,7 @@ export function hardenWebContents(contents: WebContents, options: ContentsSecuri
   contents.on('will-navigate', (event, url) => {
     // In-page (hash) navigation does not fire will-navigate, so every event here would leave the app.
     event.preventDefault();
-    if (!options.isOwnRendererUrl(url)) void openExternallyIfAllowed(url, options);
+    if (!options.isOwnRendererUrl(url)) options.offerExternalLink(url);
   });
   contents.on('will-redirect', (event) => {
     event.preventDefault();
@@ -72,7 +56,7 @@ export function hardenWebContents(contents: WebContents, options: ContentsSecuri
     event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    void openExternallyIfAllowed(url, options);
+    options.offerExternalLink(url);
     return { action: 'deny' };
   });
 }

@@ -58,6 +58,8 @@ describe('createMainWindow', () => {
       webviewTag: false,
       preload: '/app/out/preload/index.cjs',
     });
+    // Middle-click must not try to open windows either.
+    expect(prefs.disableBlinkFeatures).toContain('Auxclick');
     // Nothing that would loosen these may be set at all.
     for (const key of ['enableBlinkFeatures', 'experimentalFeatures', 'additionalArguments']) {
       expect(prefs[key] ?? false).toBeFalsy();

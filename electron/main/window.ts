@@ -18,7 +18,8 @@ export function createMainWindow(locations: AppLocations, icon?: string): Browse
     backgroundColor: '#f4f7f8',
     ...(icon ? { icon } : {}),
     webPreferences: {
-      preload: locations.preload,
+      // The preload is the contract bridge (electron/preload): it exposes only window.desk.
+      preload: locations.preload, // eng-disable PRELOAD_JS_CHECK
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -29,6 +30,8 @@ export function createMainWindow(locations: AppLocations, icon?: string): Browse
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      // Middle-click (auxclick) on a link would otherwise try to open a new window.
+      disableBlinkFeatures: 'Auxclick',
       safeDialogs: true,
       spellcheck: false,
     },
