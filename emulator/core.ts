@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { type Catalogue, buildCatalogue } from './catalogue';
+import { VirtualClock } from './clock';
+import type { DonationInput } from './donationRules';
+import { type DonationRecord, DonationStore } from './donations';
+import { FaultInjector, type FaultSettings, defaultFaults } from './faults';
+import { type TimelineEntry, planTimeline } from './lifecycle';
+import { type LocationState, emptyLocationState } from './locationStore';
+import { BlobStore, readFileIfExists, writeFileAtomic } from './persistence';
+import { uuidFrom } from './random';
+import type { BulkRecord } from './bulkTypes';
+
+const STATE_VERSION = 1;
+
+interface PersistedState {
+  version: number;
+  seed: number;
+  signingKey: string;
+  uploadKey: string;
+  idCounter: number;
+  seq: number;
+  clockOffsetMs: number;
+  catalogueAnchorMs: number;
+  tokenGeneration: number;
+  budgetUsed: Record<string, number>;
+  faults: FaultSettings;
+  donations: Array<[string, number, number, DonationInput, string | null, TimelineEntry[]]>;
+  bulks: BulkRecord[];
+  locations: LocationState;
+}
+
+export interface CoreOptions {
+  seed: number;
+  timeScale: number;
+  dataDir?: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Everything the service knows, plus the virtual clock that drives it. */
+export class Core {
+  readonly seed: number;
+  readonly clock: VirtualClock;
+  readonly catalogue: Catalogue;
+  readonly donations = new DonationStore();
+  readonly bulks = new Map<string, BulkRecord>();
+  readonly blobs: BlobStore;
+  readonly faults: FaultInjector;
+  locations: LocationState = emptyLocationState();
+  signingKey: string;
+  uploadKey: string;
+  tokenGeneration = 0;
+  catalogueAnchorMs: number;
+  budgetUsed: Record<string, number> = {};
+  private idCounter = 0;
+  private seq = 0;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly statePath: string | undefined;
+  /** Parsed donations of validated bulks, kept between validation and processing. */
+  readonly parsedBulks = new Map<string, DonationInput[]>();
+  /** Bulk step runner, installed by the bulk module to keep this file free of its details. */
+  runBulkStep: (bulk: BulkRecord) => void = () => undefined;
+
+  constructor(readonly options: CoreOptions) {
+    this.seed = options.seed;
+    this.statePath = options.dataDir ? join(options.dataDir, 'state.json') : undefined;
+    this.blobs = new BlobStore(options.dataDir);
+    const saved = this.statePath ? readFileIfExists(this.statePath) : undefined;
+    let persisted: PersistedState | undefined;
+    if (saved) {
+      const parsed = JSON.parse(saved.toString('utf8')) as PersistedState;
+      if (parsed.version !== STATE_VERSION)
+        throw new Error(`Unsupported emulator state version ${parsed.version}`);
+      if (parsed.seed !== options.seed) {
+        throw new Error(
+          `The data dir was created with seed ${parsed.seed}; start with --seed ${parsed.seed} or another dir.`,
+        );
+      }
+      persisted = parsed;
+    }
+    this.clock = new VirtualClock(options.timeScale, Date.now() + (persisted?.clockOffsetMs ?? 0));
+    this.catalogueAnchorMs = persisted?.catalogueAnchorMs ?? this.clock.nowMs();
+    this.catalogue = buildCatalogue(this.seed);
+    this.signingKey = persisted?.signingKey ?? randomBytes(32).toString('hex');
+    this.uploadKey = persisted?.uploadKey ?? randomBytes(32).toString('hex');
+    this.faults = new FaultInjector(persisted?.faults ?? defaultFaults(this.seed));
+    if (persisted) {
+      this.idCounter = persisted.idCounter;
+      this.seq = persisted.seq;
+      this.tokenGeneration = persisted.tokenGeneration;
+      this.budgetUsed = persisted.budgetUsed;
+      for (const [id, seq, createdAt, input, bulkId, timeline] of persisted.donations) {
+        this.donations.add({ id, seq, createdAt, input, bulkId, timeline });
+      }
+      for (const bulk of persisted.bulks) this.bulks.set(bulk.id, bulk);
+      this.locations = persisted.locations;
+    }
+  }
+
+  nowMs(): number {
+    return this.clock.nowMs();
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  nextId(kind: string): string {
+    this.idCounter += 1;
+    return uuidFrom(this.seed, kind, this.idCounter);
+  }
+
+  createDonation(input: DonationInput, atMs: number, bulkId: string | null): DonationRecord {
+    const id = this.nextId('donation');
+    this.seq += 1;
+    const timeline = planTimeline(id, input, atMs, {
+      seed: this.seed,
+      catalogue: this.catalogue,
+      paymentFailureRate: this.faults.settings.paymentFailureRate,
+      reserveBudget: (currency, amount, at) => this.reserveBudget(currency, amount, at),
+    });
+    const record: DonationRecord = { id, seq: this.seq, createdAt: atMs, input, bulkId, timeline };
+    this.donations.add(record);
+    this.markDirty();
+    return record;
+  }
+
+  /** The program budget is per currency and per calendar month (UTC) of the virtual clock. */
+  private reserveBudget(currency: string, amount: number, atMs: number): boolean {
+    const key = `${new Date(atMs).toISOString().slice(0, 7)}:${currency}`;
+    const used = this.budgetUsed[key] ?? 0;
+    if (used + amount > this.faults.settings.budgetMinorUnits) return false;
+    this.budgetUsed[key] = used + amount;
+    return true;
+  }
+
+  /** Runs every bulk step whose virtual time has come, oldest first, at its own scheduled time. */
+  runDue(): void {
+    const now = this.nowMs();
+    for (;;) {
+      let next: BulkRecord | undefined;
+      for (const bulk of this.bulks.values()) {
+        if (
+          bulk.nextStepAt !== null &&
+          bulk.nextStepAt <= now &&
+          (!next || bulk.nextStepAt < (next.nextStepAt ?? 0))
+        ) {
+          next = bulk;
+        }
+      }
+      if (!next) return;
+      this.runBulkStep(next);
+      this.markDirty();
+    }
+  }
+
+  advance(seconds: number): void {
+    this.clock.advance(seconds);
+    this.runDue();
+    this.markDirty();
+  }
+
+  reset(): void {
+    this.donations.clear();
+    this.bulks.clear();
+    this.parsedBulks.clear();
+    this.blobs.clear();
+    this.locations = emptyLocationState();
+    this.budgetUsed = {};
+    this.faults.update(defaultFaults(this.seed));
+    this.markDirty();
+  }
+
+  markDirty(): void {
+    if (!this.statePath || this.saveTimer) return;
+    // Coalesce bursts of changes into one snapshot; close() flushes whatever is pending.
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, 200);
+  }
+
+  save(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    if (!this.statePath) return;
+    const state: PersistedState = {
+      version: STATE_VERSION,
+      seed: this.seed,
+      signingKey: this.signingKey,
+      uploadKey: this.uploadKey,
+      idCounter: this.idCounter,
+      seq: this.seq,
+      clockOffsetMs: this.clock.offsetMs(),
+      catalogueAnchorMs: this.catalogueAnchorMs,
+      tokenGeneration: this.tokenGeneration,
+      budgetUsed: this.budgetUsed,
+      faults: this.faults.settings,
+      donations: this.donations.all.map((d) => [d.id, d.seq, d.createdAt, d.input, d.bulkId, d.timeline]),
+      bulks: [...this.bulks.values()],
+      locations: this.locations,
+    };
+    writeFileAtomic(this.statePath, JSON.stringify(state));
+  }
+}
