@@ -1,0 +1,126 @@
+import * as XLSX from 'xlsx';
+import type { WorkMonitor } from '../cancellation';
+import { formatHasDatePart, isDateFormatCode } from '../cells/dateFormat';
+import { errorCodeText } from '../cells/errorText';
+import { excelSerialToIso } from '../cells/excelDate';
+import { formatNumber } from '../cells/numberText';
+import { SpreadsheetReadError } from '../errors';
+import type { MergedRange, RawSheet, SheetRow } from '../types';
+
+/** Dense cells and no HTML or formatted text: measured 1.5–2× faster and a third less memory. */
+const READ_OPTIONS: XLSX.ParsingOptions = {
+  type: 'array',
+  dense: true,
+  cellText: false,
+  cellHTML: false,
+  cellNF: true,
+  cellDates: false,
+};
+
+export interface SheetJSRead {
+  sheetNames: string[];
+  sheet: string;
+  raw: RawSheet;
+}
+
+function explain(error: unknown): SpreadsheetReadError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/password|encrypt/i.test(message)) {
+    return new SpreadsheetReadError(
+      'The workbook is password-protected. Open it in Excel, remove the password (File › Info › Protect Workbook), save, and import again.',
+      { cause: message },
+    );
+  }
+  return new SpreadsheetReadError(
+    'The file could not be read as a spreadsheet. Check that it opens in Excel, save it again as .xlsx or .csv, and import that.',
+    { cause: message },
+  );
+}
+
+function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
+  if (!cell) return '';
+  switch (cell.t) {
+    case 's':
+      return typeof cell.v === 'string' ? cell.v : String(cell.v ?? '');
+    case 'n': {
+      const value = typeof cell.v === 'number' ? cell.v : Number(cell.v);
+      const format = typeof cell.z === 'string' ? cell.z : undefined;
+      if (format && isDateFormatCode(format))
+        return excelSerialToIso(value, date1904, !formatHasDatePart(format));
+      return formatNumber(value);
+    }
+    case 'b':
+      return cell.v ? 'TRUE' : 'FALSE';
+    case 'e':
+      return typeof cell.v === 'number' ? errorCodeText(cell.v) : (cell.w ?? '#ERROR!');
+    case 'd': {
+      const date = cell.v instanceof Date ? cell.v : new Date(String(cell.v));
+      const iso = date.toISOString();
+      return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+    }
+    default:
+      return '';
+  }
+}
+
+/** Sheet names only, without parsing any cells. */
+export function listSheetsWithSheetJS(bytes: Uint8Array): string[] {
+  try {
+    return XLSX.read(bytes, { type: 'array', bookSheets: true }).SheetNames;
+  } catch (error) {
+    throw explain(error);
+  }
+}
+
+/**
+ * Reads xls, ods (and xlsx the fast reader declines) through SheetJS. SheetJS parses the whole
+ * workbook in one synchronous call, so cancellation is honoured before and after it, not during.
+ */
+export function readWithSheetJS(
+  bytes: Uint8Array,
+  sheetName: string | undefined,
+  monitor: WorkMonitor,
+): SheetJSRead {
+  monitor.throwIfCancelled();
+  let workbook: XLSX.WorkBook;
+  try {
+    workbook = XLSX.read(bytes, sheetName ? { ...READ_OPTIONS, sheets: [sheetName] } : READ_OPTIONS);
+  } catch (error) {
+    throw explain(error);
+  }
+  monitor.throwIfCancelled();
+  const sheetNames = workbook.SheetNames;
+  const sheet = sheetName ?? sheetNames[0];
+  if (sheet === undefined || !sheetNames.includes(sheet)) {
+    throw new SpreadsheetReadError(
+      `The workbook has no sheet named "${sheetName ?? ''}". Choose one of: ${sheetNames.join(', ')}.`,
+    );
+  }
+  const worksheet = workbook.Sheets[sheet];
+  const date1904 = Boolean(workbook.Workbook?.WBProps?.date1904);
+  const rows: SheetRow[] = [];
+  const data: (XLSX.CellObject | undefined)[][] =
+    (worksheet?.['!data'] as XLSX.CellObject[][] | undefined) ?? [];
+  for (let r = 0; r < data.length; r++) {
+    const source = data[r];
+    if (!source) continue;
+    const cells: string[] = [];
+    let lastFilled = -1;
+    for (let c = 0; c < source.length; c++) {
+      const text = cellText(source[c], date1904);
+      cells.push(text);
+      if (text !== '') lastFilled = c;
+    }
+    if (lastFilled === -1) continue;
+    cells.length = lastFilled + 1;
+    rows.push({ rowNumber: r + 1, cells });
+  }
+  const merges: MergedRange[] = (worksheet?.['!merges'] ?? []).map((range) => ({
+    firstRow: range.s.r + 1,
+    lastRow: range.e.r + 1,
+    firstColumn: range.s.c,
+    lastColumn: range.e.c,
+  }));
+  monitor.progress(1, 1);
+  return { sheetNames, sheet, raw: { rows, merges, warnings: [] } };
+}

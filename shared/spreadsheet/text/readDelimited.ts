@@ -1,0 +1,39 @@
+import type { WorkMonitor } from '../cancellation';
+import type { RawSheet, SheetRow, TextEncoding } from '../types';
+import { DelimitedParser } from './delimitedParser';
+import { detectDelimiter } from './delimiter';
+import { decodeText } from './encoding';
+
+export interface DelimitedSheet extends RawSheet {
+  encoding: TextEncoding;
+  delimiter: string;
+}
+
+/** Reads CSV, TSV or TXT bytes into rows; row numbers are record numbers, as Excel numbers them. */
+export async function readDelimited(
+  bytes: Uint8Array,
+  preferredDelimiter: string,
+  monitor: WorkMonitor,
+): Promise<DelimitedSheet> {
+  const { text, encoding } = decodeText(bytes);
+  const delimiter = detectDelimiter(text, preferredDelimiter);
+  const parser = new DelimitedParser(text, delimiter);
+  const rows: SheetRow[] = [];
+  let rowNumber = 0;
+  for (let record = parser.next(); record; record = parser.next()) {
+    rowNumber++;
+    if (!(record.length === 1 && record[0] === '')) rows.push({ rowNumber, cells: record });
+    if ((rowNumber & 1023) === 0 && monitor.dueForYield()) {
+      monitor.progress(parser.offset, parser.length);
+      await monitor.yieldNow();
+    }
+  }
+  monitor.progress(parser.length, parser.length);
+  const warnings: string[] = [];
+  if (encoding === 'windows-1252') {
+    warnings.push(
+      'The file is not UTF-8; it was read as Windows-1252 (Western European). Check accented letters.',
+    );
+  }
+  return { rows, merges: [], warnings, encoding, delimiter };
+}

@@ -1,0 +1,61 @@
+import type { WorkMonitor } from '../cancellation';
+import { SpreadsheetReadError } from '../errors';
+import type { RawSheet } from '../types';
+import { parseCellStyles } from './cellStyles';
+import { parseSharedStrings } from './sharedStrings';
+import { readWorkbookParts } from './workbookParts';
+import { WorksheetScanner } from './worksheetScanner';
+import { ZipArchive, streamEntryText } from './zipArchive';
+
+export function listXlsxSheets(bytes: Uint8Array): string[] {
+  return readWorkbookParts(new ZipArchive(bytes)).sheets.map((sheet) => sheet.name);
+}
+
+/**
+ * The fast xlsx/xlsm path: the worksheet is inflated and scanned piece by piece (no whole-sheet
+ * string, no DOM), yielding now and then so progress shows and a cancel is heard. Throws
+ * FastReaderUnsupported for what SheetJS should handle instead.
+ */
+export async function readXlsx(
+  bytes: Uint8Array,
+  sheetName: string | undefined,
+  monitor: WorkMonitor,
+): Promise<{ sheetNames: string[]; sheet: string; raw: RawSheet }> {
+  const archive = new ZipArchive(bytes);
+  const parts = readWorkbookParts(archive);
+  const sheetNames = parts.sheets.map((sheet) => sheet.name);
+  const sheet = sheetName === undefined ? parts.sheets[0] : parts.sheets.find((s) => s.name === sheetName);
+  if (!sheet) {
+    throw new SpreadsheetReadError(
+      `The workbook has no sheet named "${sheetName ?? ''}". Choose one of: ${sheetNames.join(', ')}.`,
+    );
+  }
+  const entry = archive.find(sheet.path);
+  if (!entry) {
+    throw new SpreadsheetReadError(
+      `The sheet "${sheet.name}" has no cells to read (it may be a chart sheet). Choose another sheet.`,
+    );
+  }
+  monitor.throwIfCancelled();
+  const sharedStrings = parseSharedStrings(
+    archive.readText(parts.sharedStringsPath ?? 'xl/sharedStrings.xml') ?? '',
+  );
+  const displays = parseCellStyles(archive.readText(parts.stylesPath ?? 'xl/styles.xml'));
+  const scanner = new WorksheetScanner(sharedStrings, displays, parts.date1904);
+  await streamEntryText(
+    archive,
+    entry,
+    (text) => scanner.push(text),
+    async (done, total) => {
+      if (!monitor.dueForYield()) return;
+      monitor.progress(done, total);
+      await monitor.yieldNow();
+    },
+  );
+  monitor.progress(1, 1);
+  return {
+    sheetNames,
+    sheet: sheet.name,
+    raw: { rows: scanner.rows, merges: scanner.finish(), warnings: [] },
+  };
+}

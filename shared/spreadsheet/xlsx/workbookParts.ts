@@ -1,0 +1,83 @@
+import { SpreadsheetReadError } from '../errors';
+import { FastReaderUnsupported } from './fastReaderUnsupported';
+import { findStartTags, readAttributes } from './xmlText';
+import type { ZipArchive } from './zipArchive';
+
+export interface WorkbookSheet {
+  name: string;
+  /** Zip path of the sheet's XML, e.g. `xl/worksheets/sheet1.xml`. */
+  path: string;
+}
+
+export interface WorkbookParts {
+  sheets: WorkbookSheet[];
+  date1904: boolean;
+  sharedStringsPath?: string;
+  stylesPath?: string;
+}
+
+const STRICT_NAMESPACE = 'purl.oclc.org/ooxml';
+
+function resolveTarget(base: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = base.split('/').slice(0, -1);
+  for (const segment of target.split('/')) {
+    if (segment === '..') parts.pop();
+    else if (segment !== '.') parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+/** The workbook's main part, found through the package relationships like Excel does. */
+function workbookPath(archive: ZipArchive): string {
+  const rels = archive.readText('_rels/.rels');
+  if (rels) {
+    for (const tag of findStartTags(rels, 'Relationship')) {
+      const attributes = readAttributes(tag);
+      if ((attributes.get('Type') ?? '').endsWith('/officeDocument'))
+        return resolveTarget('', attributes.get('Target') ?? '');
+    }
+  }
+  return 'xl/workbook.xml';
+}
+
+/** Sheet names and locations, the date system, and where the shared strings and styles live. */
+export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
+  const path = workbookPath(archive);
+  const workbook = archive.readText(path);
+  if (workbook === undefined) {
+    if (archive.find('EncryptionInfo')) throw new FastReaderUnsupported('the workbook is encrypted');
+    throw new SpreadsheetReadError(
+      'The file is a zip archive but not an Excel workbook (it has no workbook part). Check that you chose the right file.',
+    );
+  }
+  if (workbook.includes(STRICT_NAMESPACE)) throw new FastReaderUnsupported('it is saved as Strict Open XML');
+  const relsPath = path.replace(/[^/]*$/, (file) => `_rels/${file}.rels`);
+  const targets = new Map<string, { type: string; target: string }>();
+  for (const tag of findStartTags(archive.readText(relsPath) ?? '', 'Relationship')) {
+    const attributes = readAttributes(tag);
+    targets.set(attributes.get('Id') ?? '', {
+      type: attributes.get('Type') ?? '',
+      target: resolveTarget(path, attributes.get('Target') ?? ''),
+    });
+  }
+  const sheets: WorkbookSheet[] = [];
+  for (const tag of findStartTags(workbook, 'sheet')) {
+    const attributes = readAttributes(tag);
+    const relationId = [...attributes].find(([key]) => key.endsWith(':id'))?.[1] ?? '';
+    const target = targets.get(relationId);
+    if (target) sheets.push({ name: attributes.get('name') ?? '', path: target.target });
+  }
+  if (sheets.length === 0)
+    throw new FastReaderUnsupported('its workbook part lists no sheets in the usual form');
+  const workbookPr = readAttributes(findStartTags(workbook, 'workbookPr')[0] ?? '');
+  const date1904Flag = workbookPr.get('date1904');
+  const related = (suffix: string): string | undefined =>
+    [...targets.values()].find((t) => t.type.endsWith(suffix))?.target;
+  return {
+    sheets,
+    date1904: date1904Flag === '1' || date1904Flag === 'true',
+    sharedStringsPath: related('/sharedStrings'),
+    stylesPath: related('/styles'),
+  };
+}
