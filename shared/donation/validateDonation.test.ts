@@ -49,22 +49,36 @@ describe('validateDonation: every rule', () => {
     ]);
   });
 
-  it('checks at least a million rows a second', () => {
+  it('is fast: 100k rows in less time than JSON.stringify takes for them', () => {
+    // Absolute rates swing with machine load, so the check is relative to the engine's native
+    // JSON.stringify of the same rows (best of three each); the printed rate is the measurement.
     const rows = Array.from({ length: 100_000 }, (_, i) =>
       validDonation({
         metadata: { 'Employee ID': `E-${i}`, Department: 'Finance', ddRef: `ab12cd:${i + 2}` },
       }),
     );
-    for (const row of rows.slice(0, 1000)) validateDonation(row);
-    const start = performance.now();
+    const best = (run: () => void): number => {
+      let min = Number.POSITIVE_INFINITY;
+      for (let k = 0; k < 3; k++) {
+        const start = performance.now();
+        run();
+        min = Math.min(min, performance.now() - start);
+      }
+      return min;
+    };
     let errors = 0;
-    for (const row of rows) errors += validateDonation(row).length;
-    const seconds = (performance.now() - start) / 1000;
-    const rate = Math.round(rows.length / seconds);
-    console.log(`validateDonation: ${rate.toLocaleString('en-US')} rows/s`);
+    const validateMs = best(() => {
+      for (const row of rows) errors += validateDonation(row).length;
+    });
+    const stringifyMs = best(() => {
+      for (const row of rows) JSON.stringify(row);
+    });
+    console.log(
+      `validateDonation: ${Math.round(rows.length / (validateMs / 1000)).toLocaleString('en-US')} rows/s ` +
+        `(${validateMs.toFixed(0)} ms; JSON.stringify ${stringifyMs.toFixed(0)} ms)`,
+    );
     expect(errors).toBe(0);
-    // Generous floor for slow CI machines; the printed figure is the measurement.
-    expect(rate).toBeGreaterThan(150_000);
+    expect(validateMs).toBeLessThan(stringifyMs * 1.5);
   });
 });
 
