@@ -37,6 +37,13 @@ function explain(error: unknown): SpreadsheetReadError {
   );
 }
 
+/**
+ * SheetJS hangs bookkeeping properties on the array it is given; a fresh view over the same memory
+ * keeps the caller's object untouched without copying the bytes.
+ */
+const freshView = (bytes: Uint8Array): Uint8Array =>
+  new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string {
   if (!cell) return '';
   switch (cell.t) {
@@ -66,7 +73,7 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
 /** Sheet names only, without parsing any cells. */
 export function listSheetsWithSheetJS(bytes: Uint8Array): string[] {
   try {
-    return XLSX.read(bytes, { type: 'array', bookSheets: true }).SheetNames;
+    return XLSX.read(freshView(bytes), { type: 'array', bookSheets: true }).SheetNames;
   } catch (error) {
     throw explain(error);
   }
@@ -84,7 +91,10 @@ export function readWithSheetJS(
   monitor.throwIfCancelled();
   let workbook: XLSX.WorkBook;
   try {
-    workbook = XLSX.read(bytes, sheetName ? { ...READ_OPTIONS, sheets: [sheetName] } : READ_OPTIONS);
+    workbook = XLSX.read(
+      freshView(bytes),
+      sheetName ? { ...READ_OPTIONS, sheets: [sheetName] } : READ_OPTIONS,
+    );
   } catch (error) {
     throw explain(error);
   }
