@@ -1,0 +1,259 @@
+// Packaging check that needs no download (about 20 s). Run after `npm run build`.
+//
+// 1. Validates electron-builder.yml against electron-builder's own schema, and checks the settings
+//    this project depends on (targets, icons, hardened runtime, fuses).
+// 2. Packs `--linux dir` with a stub electronDist: a temp folder whose `electron` "binary" is a small
+//    file carrying Electron's fuse sentinel and a fuse wire in Electron's default states. The real
+//    Electron binary cannot be downloaded here; electron-builder copies the stub, writes app.asar
+//    beside it and flips the fuses in it exactly as it would in the real binary.
+// 3. Lists app.asar: the built app is there, and no tests, source maps, .env files, TypeScript
+//    sources or node_modules; every module the bundles require is Electron, a Node builtin or a file
+//    inside app.asar (nothing is shipped in node_modules, so anything else would fail at start).
+// 4. Reads the fuse wire back from the packed executable and compares it with electron-builder.yml.
+//
+// Usage: node scripts/package-check.mjs [--keep] (keeps the temp folders and prints where).
+import { spawnSync } from 'node:child_process';
+import { builtinModules, createRequire } from 'node:module';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const keep = process.argv.includes('--keep');
+const started = Date.now();
+
+const results = [];
+function check(name, ok, detail = '') {
+  results.push({ name, ok: Boolean(ok), detail });
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+  return Boolean(ok);
+}
+function finish() {
+  const failed = results.filter((r) => !r.ok).length;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `package-check: ${failed ? 'FAIL' : 'PASS'} — ${results.length - failed} passed, ${failed} failed (${seconds}s)`,
+  );
+  process.exit(failed ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: build output');
+const required = ['out/main/index.cjs', 'out/preload/index.cjs', 'out/renderer/index.html'];
+const missingBuild = required.filter((f) => !existsSync(join(root, f)));
+if (!check('out/ has main, preload and renderer', missingBuild.length === 0, missingBuild.join(', '))) {
+  console.log('  Run `npm run build` first.');
+  finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: electron-builder.yml');
+const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config');
+const { DebugLogger } = require('builder-util');
+let config;
+try {
+  config = await getConfig(root, null, null);
+  await validateConfiguration(config, new DebugLogger(false));
+  check('matches the electron-builder schema', true);
+} catch (error) {
+  check(
+    'matches the electron-builder schema',
+    false,
+    String(error?.message ?? error)
+      .split('\n')
+      .slice(0, 3)
+      .join(' '),
+  );
+  finish();
+}
+const targetsOf = (platform) =>
+  [config[platform]?.target].flat().map((t) => (typeof t === 'string' ? t : t?.target));
+check('appId and productName', config.appId && config.productName === 'Donation Desk', `${config.appId}`);
+check('asar on', config.asar === true);
+check('Windows target NSIS', targetsOf('win').includes('nsis'));
+check('macOS target dmg', targetsOf('mac').includes('dmg'));
+check('Linux target AppImage', targetsOf('linux').includes('AppImage'));
+check('macOS hardened runtime', config.mac?.hardenedRuntime === true);
+check('macOS category finance', config.mac?.category === 'public.app-category.finance');
+
+function pngSize(path) {
+  const bytes = readFileSync(path);
+  if (bytes.toString('latin1', 1, 4) !== 'PNG') return null;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+const iconPng = join(root, config.linux?.icon ?? 'assets/icon.png');
+const size = existsSync(iconPng) ? pngSize(iconPng) : null;
+check(
+  'PNG icon is square and at least 512 px',
+  size && size.width === size.height && size.width >= 512,
+  size ? `${size.width}×${size.height}` : 'missing',
+);
+const icns = join(root, config.mac?.icon ?? 'assets/icon.icns');
+check('macOS .icns icon', existsSync(icns) && readFileSync(icns).toString('latin1', 0, 4) === 'icns');
+const ico = join(root, config.win?.icon ?? 'assets/icon.ico');
+check('Windows .ico icon', existsSync(ico) && readFileSync(ico).readUInt32LE(0) === 0x00010000);
+
+/** electron-builder.yml key → index in Electron's fuse wire (the order @electron/fuses uses). */
+const FUSES = {
+  runAsNode: { index: 0, want: false },
+  enableCookieEncryption: { index: 1, want: true },
+  enableNodeOptionsEnvironmentVariable: { index: 2, want: false },
+  enableNodeCliInspectArguments: { index: 3, want: false },
+  enableEmbeddedAsarIntegrityValidation: { index: 4, want: true },
+  onlyLoadAppFromAsar: { index: 5, want: true },
+};
+for (const [key, { want }] of Object.entries(FUSES)) {
+  check(`fuse ${key}: ${want} in the config`, config.electronFuses?.[key] === want);
+}
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: pack --linux dir with a stub Electron');
+const work = mkdtempSync(join(tmpdir(), 'desk-package-'));
+const stubDist = join(work, 'electron-dist');
+const outDir = join(work, 'release');
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+// Electron 45's own defaults, so flipping is visible: RunAsNode on, cookie encryption off, NODE_OPTIONS
+// on, --inspect on, asar integrity off, only-asar off, browser V8 snapshot off, file:// privileges on,
+// Wasm trap handlers on.
+const DEFAULT_WIRE = '101100011';
+mkdirSync(join(stubDist, 'resources'), { recursive: true });
+writeFileSync(
+  join(stubDist, 'electron'),
+  Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stub Electron used by scripts/package-check.mjs"\nexit 1\n'),
+    Buffer.from(SENTINEL),
+    Buffer.from([1, DEFAULT_WIRE.length]),
+    Buffer.from(DEFAULT_WIRE, 'latin1'),
+    Buffer.alloc(32),
+  ]),
+);
+chmodSync(join(stubDist, 'electron'), 0o755);
+
+const builderCli = require.resolve('electron-builder/cli.js');
+const packed = spawnSync(
+  process.execPath,
+  [
+    builderCli,
+    '--linux',
+    'dir',
+    '--x64',
+    '--publish',
+    'never',
+    `-c.electronDist=${stubDist}`,
+    `-c.directories.output=${outDir}`,
+  ],
+  { cwd: root, encoding: 'utf8', env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
+);
+const appDir = join(outDir, 'linux-unpacked');
+const asarPath = join(appDir, 'resources', 'app.asar');
+if (
+  !check(
+    'electron-builder packed app.asar',
+    packed.status === 0 && existsSync(asarPath),
+    `exit ${packed.status}`,
+  )
+) {
+  console.log((packed.stdout + packed.stderr).split('\n').slice(-25).join('\n'));
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: contents of app.asar');
+const asar = require('@electron/asar');
+const entries = asar.listPackage(asarPath, { isPack: false }).map((p) => p.split('\\').join('/'));
+const inAsar = new Set(entries);
+for (const file of [
+  '/out/main/index.cjs',
+  '/out/preload/index.cjs',
+  '/out/renderer/index.html',
+  '/package.json',
+]) {
+  check(`contains ${file}`, inAsar.has(file));
+}
+const forbidden = [
+  ['tests', /\.(test|spec)\.[cm]?[jt]sx?$/],
+  ['source maps', /\.map$/],
+  ['.env files', /(^|\/)\.env(\.|$)/],
+  ['TypeScript sources', /\.(ts|tsx|mts|cts)$/],
+  ['source folders', /^\/(electron|shared|emulator|test|scripts|docs|renderer\/src)(\/|$)/],
+  ['node_modules', /(^|\/)node_modules(\/|$)/],
+  ['plain-Node builds (bridge, CLI, emulator)', /^\/out\/(bridge|cli|emulator)(\/|$)/],
+];
+for (const [what, pattern] of forbidden) {
+  const hits = entries.filter((e) => pattern.test(e));
+  check(`no ${what}`, hits.length === 0, hits.slice(0, 5).join(', '));
+}
+
+const packedPkg = JSON.parse(asar.extractFile(asarPath, 'package.json').toString('utf8'));
+check(
+  'package.json main is in app.asar',
+  inAsar.has(`/${posix.normalize(packedPkg.main ?? '')}`),
+  packedPkg.main,
+);
+
+// Nothing is shipped in node_modules, so every require() must be Electron, a builtin or a packed file.
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const unresolved = [];
+for (const entry of entries.filter((e) => /^\/out\/(main|preload)\/.*\.c?js$/.test(e))) {
+  const code = asar.extractFile(asarPath, entry.slice(1)).toString('utf8');
+  for (const match of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+    const spec = match[1];
+    if (spec === 'electron' || builtins.has(spec)) continue;
+    if (spec.startsWith('.')) {
+      const target = posix.join(posix.dirname(entry), spec);
+      if ([target, `${target}.js`, `${target}.cjs`].some((t) => inAsar.has(t))) continue;
+    }
+    // ajv keeps some require() calls as template-literal text for its standalone code generator;
+    // that text is never executed by the app.
+    if (code[match.index - 1] === '`') continue;
+    unresolved.push(`${entry} → ${spec}`);
+  }
+}
+check(
+  'main and preload require only Electron, Node builtins and packed files',
+  unresolved.length === 0,
+  unresolved.join(', '),
+);
+
+const resourcesAssets = join(appDir, 'resources', 'assets');
+const shippedAssets = readdirSync(join(root, 'assets')).filter((f) => !f.endsWith('.svg'));
+const missingAssets = shippedAssets.filter((f) => !existsSync(join(resourcesAssets, f)));
+check('assets/ shipped in resources/assets', missingAssets.length === 0, missingAssets.join(', '));
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: fuses read back from the packed executable');
+const { getCurrentFuseWire } = await import('@electron/fuses');
+const executable = join(appDir, config.linux?.executableName ?? 'electron');
+try {
+  const wire = await getCurrentFuseWire(executable);
+  for (const [key, { index, want }] of Object.entries(FUSES)) {
+    const actual = wire[index];
+    check(
+      `fuse ${key} is ${want ? 'on' : 'off'}`,
+      actual === (want ? 49 : 48),
+      `wire byte ${String.fromCharCode(actual)}`,
+    );
+  }
+  const untouched = [...DEFAULT_WIRE].every(
+    (state, i) => Object.values(FUSES).some((f) => f.index === i) || wire[i] === state.charCodeAt(0),
+  );
+  check('fuses not in the config keep Electron’s defaults', untouched);
+} catch (error) {
+  check('fuse wire readable', false, String(error?.message ?? error));
+}
+
+if (keep) console.log(`  kept ${work}`);
+else rmSync(work, { recursive: true, force: true });
+finish();
