@@ -201,7 +201,10 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       unsubscribe();
       for (const res of streams) res.end();
       streams.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Browsers keep idle connections open; without this, closing waits for them to time out.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

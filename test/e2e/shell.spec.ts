@@ -33,8 +33,14 @@ test('every area opens, by mouse and by keyboard, with no serious accessibility 
   }
   // Keyboard: the skip link comes first, then the areas are reachable with Tab and Enter.
   await page.goto(`${bridge.origin}/#/prepare`);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Prepare', level: 1 })).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main')).toBeFocused();
+  await expect(page.getByRole('heading', { name: 'Prepare', level: 1 })).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
   let reached = false;
   for (let i = 0; i < 12 && !reached; i++) {
     await page.keyboard.press('Tab');

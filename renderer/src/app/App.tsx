@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
@@ -47,7 +48,15 @@ export function App() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // The address's fragment holds the route, so move focus without changing it.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }} elevation={0}>
@@ -75,15 +84,16 @@ export function App() {
       >
         <List>
           {areas.map((a) => (
-            <ListItemButton
-              key={a.id}
-              component="a"
-              href={`#/${a.id}`}
-              selected={area === a.id}
-              aria-current={area === a.id ? 'page' : undefined}
-            >
-              <ListItemText primary={a.label} />
-            </ListItemButton>
+            <ListItem key={a.id} disablePadding>
+              <ListItemButton
+                component="a"
+                href={`#/${a.id}`}
+                selected={area === a.id}
+                aria-current={area === a.id ? 'page' : undefined}
+              >
+                <ListItemText primary={a.label} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       </Box>

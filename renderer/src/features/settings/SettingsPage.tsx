@@ -38,7 +38,7 @@ interface Draft {
 type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
 export function SettingsPage() {
-  const { settings, refresh } = useDesk();
+  const { settings, info, refresh } = useDesk();
   const [environment, setEnvironment] = useState<EnvironmentId>(settings?.environment ?? 'offline');
   const draftFor = (id: EnvironmentId): Draft => {
     const saved = id === 'offline' ? null : settings?.remotes[id];
@@ -213,6 +213,12 @@ export function SettingsPage() {
           Test connection
         </Button>
       </Stack>
+      {info && (
+        <Typography variant="body2" color="text.secondary">
+          Donation Desk {info.version} ({info.mode === 'electron' ? 'desktop app' : 'browser mode'}). Your
+          workspaces and settings are in <code>{info.dataDir}</code>.
+        </Typography>
+      )}
     </Stack>
   );
 }

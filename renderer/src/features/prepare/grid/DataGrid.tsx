@@ -57,7 +57,9 @@ interface Props {
   onAppendRows?(cells: string[][]): void;
   onActiveChange?(active: ActiveCell | null): void;
   /** Undo, redo, find: handled by the owner of the data. */
-  onCommand?(command: 'undo' | 'redo' | 'find' | 'next-error' | 'previous-error' | 'delete-rows' | 'insert-row'): void;
+  onCommand?(
+    command: 'undo' | 'redo' | 'find' | 'next-error' | 'previous-error' | 'delete-rows' | 'insert-row',
+  ): void;
   ariaLabel: string;
   height?: number | string;
 }
@@ -142,7 +144,10 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
   function commit(value: string, move: { dr: number; dc: number }) {
     const row = rows[active.row];
     if (row && value !== valueAt(active.row, active.col)) {
-      onChange([{ key: row.key, column: active.col, value }], `Edit ${columns[active.col]?.header ?? 'cell'}`);
+      onChange(
+        [{ key: row.key, column: active.col, value }],
+        `Edit ${columns[active.col]?.header ?? 'cell'}`,
+      );
     }
     setEditing(null);
     setActive({ row: clampRow(active.row + move.dr), col: clampCol(active.col + move.dc) });
@@ -158,7 +163,8 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
         if (valueAt(r, c) !== '') changes.push({ key: row.key, column: c, value: '' });
       }
     }
-    if (changes.length) onChange(changes, changes.length === 1 ? 'Clear cell' : `Clear ${changes.length} cells`);
+    if (changes.length)
+      onChange(changes, changes.length === 1 ? 'Clear cell' : `Clear ${changes.length} cells`);
   }
 
   function fillDown() {
@@ -343,8 +349,16 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
         }}
       >
         <Box role="rowgroup" sx={{ position: 'sticky', top: 0, zIndex: 2, width: totalWidth }}>
-          <Box role="row" aria-rowindex={1} sx={{ display: 'flex', bgcolor: '#eef3f3', borderBottom: 1, borderColor: 'divider' }}>
-            <Box role="columnheader" aria-colindex={1} sx={{ width: NUMBER_WIDTH, flexShrink: 0, px: 1, py: 0.5, fontWeight: 600 }}>
+          <Box
+            role="row"
+            aria-rowindex={1}
+            sx={{ display: 'flex', bgcolor: '#eef3f3', borderBottom: 1, borderColor: 'divider' }}
+          >
+            <Box
+              role="columnheader"
+              aria-colindex={1}
+              sx={{ width: NUMBER_WIDTH, flexShrink: 0, px: 1, py: 0.5, fontWeight: 600 }}
+            >
               Row
             </Box>
             {columns.map((c, i) => (
@@ -352,19 +366,39 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                 key={i}
                 role="columnheader"
                 aria-colindex={i + 2}
-                sx={{ width: widths[i], flexShrink: 0, px: 1, py: 0.5, borderLeft: 1, borderColor: 'divider', overflow: 'hidden' }}
+                sx={{
+                  width: widths[i],
+                  flexShrink: 0,
+                  px: 1,
+                  py: 0.5,
+                  borderLeft: 1,
+                  borderColor: 'divider',
+                  overflow: 'hidden',
+                }}
               >
-                <Box sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={c.header}>
+                <Box
+                  sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+                  title={c.header}
+                >
                   {c.header}
                 </Box>
-                <Box sx={{ fontSize: 12, color: c.target ? 'primary.dark' : 'text.secondary', whiteSpace: 'nowrap' }}>
+                <Box
+                  sx={{
+                    fontSize: 12,
+                    color: c.target ? 'primary.dark' : 'text.secondary',
+                    whiteSpace: 'nowrap',
+                  }}
+                >
                   {c.target ?? 'not used'}
                 </Box>
               </Box>
             ))}
           </Box>
         </Box>
-        <Box role="rowgroup" sx={{ height: virtualizer.getTotalSize(), width: totalWidth, position: 'relative' }}>
+        <Box
+          role="rowgroup"
+          sx={{ height: virtualizer.getTotalSize(), width: totalWidth, position: 'relative' }}
+        >
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
@@ -388,7 +422,14 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                 <Box
                   role="rowheader"
                   aria-colindex={1}
-                  sx={{ width: NUMBER_WIDTH, flexShrink: 0, px: 1, lineHeight: `${ROW_HEIGHT}px`, color: 'text.secondary', bgcolor: '#fafafa' }}
+                  sx={{
+                    width: NUMBER_WIDTH,
+                    flexShrink: 0,
+                    px: 1,
+                    lineHeight: `${ROW_HEIGHT}px`,
+                    color: 'text.secondary',
+                    bgcolor: '#fafafa',
+                  }}
                 >
                   {row.rowNumber ?? 'new'}
                 </Box>
@@ -397,7 +438,11 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                   const error = issues?.some((i) => i.severity === 'error');
                   const warning = !error && issues?.some((i) => i.severity === 'warning');
                   const isActive = r === active.row && c === active.col;
-                  const selected = r >= selection.top && r <= selection.bottom && c >= selection.left && c <= selection.right;
+                  const selected =
+                    r >= selection.top &&
+                    r <= selection.bottom &&
+                    c >= selection.left &&
+                    c <= selection.right;
                   const value = row.cells[c] ?? '';
                   return (
                     <Box
@@ -427,7 +472,11 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                         position: 'relative',
                         cursor: 'cell',
                         bgcolor: error ? '#fdecea' : warning ? '#fff6e0' : selected ? '#e3f0ef' : undefined,
-                        boxShadow: error ? 'inset 3px 0 0 #c62828' : warning ? 'inset 3px 0 0 #b26a00' : undefined,
+                        boxShadow: error
+                          ? 'inset 3px 0 0 #c62828'
+                          : warning
+                            ? 'inset 3px 0 0 #b26a00'
+                            : undefined,
                         outline: isActive ? '2px solid #0b6e69' : undefined,
                         outlineOffset: '-2px',
                       }}
@@ -484,7 +533,15 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
       <Box
         aria-live="polite"
         data-testid="grid-status"
-        sx={{ px: 1.5, py: 0.75, borderTop: 1, borderColor: 'divider', fontSize: 13, minHeight: 32, bgcolor: '#fafafa' }}
+        sx={{
+          px: 1.5,
+          py: 0.75,
+          borderTop: 1,
+          borderColor: 'divider',
+          fontSize: 13,
+          minHeight: 32,
+          bgcolor: '#fafafa',
+        }}
       >
         {rowCount === 0
           ? 'No rows to show.'

@@ -3,11 +3,29 @@ import { fromTsv, toTsv } from './clipboard';
 
 describe('clipboard blocks', () => {
   it.each([
-    ['a\tb\r\nc\td\r\n', [['a', 'b'], ['c', 'd']]],
+    [
+      'a\tb\r\nc\td\r\n',
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    ],
     ['single', [['single']]],
     ['a\t\tc', [['a', '', 'c']]],
-    ['"x\ty"\t"say ""hi"""\n"multi\nline"\tz', [['x\ty', 'say "hi"'], ['multi\nline', 'z']]],
-    ['\t\n\t', [['', ''], ['', '']]],
+    [
+      '"x\ty"\t"say ""hi"""\n"multi\nline"\tz',
+      [
+        ['x\ty', 'say "hi"'],
+        ['multi\nline', 'z'],
+      ],
+    ],
+    [
+      '\t\n\t',
+      [
+        ['', ''],
+        ['', ''],
+      ],
+    ],
   ])('reads %j', (text, expected) => {
     expect(fromTsv(text)).toEqual(expected);
   });

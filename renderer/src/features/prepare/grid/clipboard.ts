@@ -4,7 +4,9 @@
  */
 export function toTsv(block: readonly (readonly string[])[]): string {
   return block
-    .map((row) => row.map((cell) => (/[\t\n\r"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join('\t'))
+    .map((row) =>
+      row.map((cell) => (/[\t\n\r"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join('\t'),
+    )
     .join('\r\n');
 }
 

@@ -8,7 +8,12 @@ export interface CellChange {
 
 export type HistoryStep =
   | { kind: 'cells'; label: string; changes: CellChange[] }
-  | { kind: 'insert'; label: string; index: number; row: { key: number; rowNumber: number | null; cells: string[] } }
+  | {
+      kind: 'insert';
+      label: string;
+      index: number;
+      row: { key: number; rowNumber: number | null; cells: string[] };
+    }
   | {
       kind: 'delete';
       label: string;
