@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import UploadFile from '@mui/icons-material/UploadFile';
+import type { SpreadsheetResult } from '../../../../shared/spreadsheet';
+import { ImportCancelled, startImport, type ImportJob } from './import/importClient';
+
+export const ACCEPTED_FILES = '.xlsx,.xlsm,.xls,.ods,.csv,.tsv,.txt';
+
+export interface OpenedFile {
+  fileName: string;
+  bytes: Uint8Array;
+  sheets: string[];
+  result: SpreadsheetResult;
+}
+
+interface Props {
+  onOpened(file: OpenedFile): void;
+  /** Bytes to import straight away (the sample spreadsheet). */
+  pending?: { fileName: string; bytes: Uint8Array } | null;
+}
+
+/** Open by dialog or drag-and-drop; the file is read in a worker with a progress bar and a cancel button. */
+export function FileOpener({ onOpened, pending }: Props) {
+  const input = useRef<HTMLInputElement>(null);
+  const job = useRef<ImportJob | null>(null);
+  const [progress, setProgress] = useState<{ fileName: string; fraction: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const started = useRef<unknown>(null);
+
+  async function read(fileName: string, bytes: Uint8Array) {
+    setError(null);
+    setProgress({ fileName, fraction: 0 });
+    let sheets: string[] = [];
+    const current = startImport(
+      { bytes, fileName },
+      (fraction) => setProgress({ fileName, fraction }),
+      (names) => (sheets = names),
+    );
+    job.current = current;
+    try {
+      const result = await current.result;
+      onOpened({ fileName, bytes, sheets: sheets.length ? sheets : result.sheetNames, result });
+    } catch (e) {
+      if (!(e instanceof ImportCancelled)) {
+        setError(`“${fileName}” could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    } finally {
+      job.current = null;
+      setProgress(null);
+    }
+  }
+
+  useEffect(() => {
+    if (!pending || started.current === pending) return;
+    started.current = pending;
+    void Promise.resolve().then(() => read(pending.fileName, pending.bytes));
+    // read() is stable in behaviour; only a new pending file starts a new import.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pending]);
+
+  async function readFile(file: File) {
+    await read(file.name, new Uint8Array(await file.arrayBuffer()));
+  }
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void readFile(file);
+  }
+
+  return (
+    <Box
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-testid="drop-zone"
+      sx={{
+        border: 2,
+        borderStyle: 'dashed',
+        borderColor: dragging ? 'primary.main' : 'divider',
+        borderRadius: 2,
+        p: 3,
+        bgcolor: dragging ? '#e3f0ef' : 'background.paper',
+      }}
+    >
+      {progress ? (
+        <Stack spacing={1.5} role="status" aria-live="polite">
+          <Typography>
+            Reading <strong>{progress.fileName}</strong>… {Math.round(progress.fraction * 100)}%
+          </Typography>
+          <LinearProgress variant="determinate" value={progress.fraction * 100} aria-label="Reading the spreadsheet" />
+          <Box>
+            <Button variant="outlined" onClick={() => job.current?.cancel()}>
+              Cancel
+            </Button>
+          </Box>
+        </Stack>
+      ) : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+          <Button startIcon={<UploadFile />} onClick={() => input.current?.click()}>
+            Open a spreadsheet…
+          </Button>
+          <Typography color="text.secondary">
+            or drop one here: Excel (xlsx, xlsm, xls), OpenDocument (ods), CSV, TSV or text. Your file is never changed.
+          </Typography>
+          <input
+            ref={input}
+            type="file"
+            accept={ACCEPTED_FILES}
+            hidden
+            aria-label="Spreadsheet file"
+            data-testid="file-input"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void readFile(file);
+            }}
+          />
+        </Stack>
+      )}
+      {error && (
+        <Alert severity="error" sx={{ mt: 2 }} role="alert">
+          {error}
+        </Alert>
+      )}
+    </Box>
+  );
+}
