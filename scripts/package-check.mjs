@@ -233,6 +233,123 @@ const missingAssets = shippedAssets.filter((f) => !existsSync(join(resourcesAsse
 check('assets/ shipped in resources/assets', missingAssets.length === 0, missingAssets.join(', '));
 
 // ---------------------------------------------------------------------------------------------
+// The packed main and preload, run in plain Node under a stand-in `electron` module: proves the
+// bundles load from app.asar's contents alone (no node_modules), wire every channel and agree with
+// each other. The real Electron cannot run here, so this is the closest to a start-up we can get.
+const SMOKE_HARNESS = String.raw`
+const Module = require('node:module');
+const { EventEmitter } = require('node:events');
+const { pathToFileURL } = require('node:url');
+const [appRoot, dataDir] = process.argv.slice(2);
+const handlers = new Map();
+const exposed = new Map();
+const app = new EventEmitter();
+let window = null;
+class WebContents extends EventEmitter {
+  constructor() { super(); this.mainFrame = { url: '', parent: null }; }
+  isDestroyed() { return false; }
+  send() {}
+  setWindowOpenHandler() {}
+}
+class BrowserWindow extends EventEmitter {
+  static getAllWindows() { return window ? [window] : []; }
+  constructor(options) { super(); this.options = options; this.webContents = new WebContents(); window = this; app.emit('web-contents-created', {}, this.webContents); }
+  isDestroyed() { return false; }
+  async loadFile(file) { this.webContents.mainFrame.url = pathToFileURL(file).href; }
+  async loadURL(url) { this.webContents.mainFrame.url = url; }
+  show() {}
+}
+Object.assign(app, {
+  isPackaged: true, getPath: () => dataDir, setPath() {}, getAppPath: () => appRoot, getVersion: () => '0.0.0',
+  enableSandbox() {}, requestSingleInstanceLock: () => true, setAppUserModelId() {}, whenReady: () => Promise.resolve(),
+  quit() { app.emit('quit-called'); }, exit(code) { console.error('app.exit(' + code + ')'); process.exit(3); },
+});
+const electron = {
+  app, BrowserWindow,
+  dialog: { showErrorBox: (title, message) => console.error(title + ': ' + message) },
+  ipcMain: { handle: (channel, handler) => handlers.set(channel, handler), removeHandler: (c) => handlers.delete(c), on() {} },
+  session: { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {}, webRequest: { onHeadersReceived() {} } } },
+  safeStorage: { isEncryptionAvailable: () => false, getSelectedStorageBackend: () => 'basic_text', encryptString() { throw new Error('no'); }, decryptString() { throw new Error('no'); } },
+  shell: { openExternal: async () => undefined },
+  Notification: class { static isSupported() { return false; } show() {} },
+  contextBridge: { exposeInMainWorld: (key, api) => exposed.set(key, api) },
+  ipcRenderer: { invoke: async () => undefined, on() {}, removeListener() {} },
+};
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'electron' ? 'electron' : resolve.call(this, request, ...rest);
+};
+require.cache.electron = { id: 'electron', filename: 'electron', loaded: true, exports: electron };
+process.resourcesPath = appRoot;
+require(appRoot + '/out/main/index.cjs');
+require(appRoot + '/out/preload/index.cjs');
+(async () => {
+  for (let i = 0; i < 200 && !window; i++) await new Promise((r) => setTimeout(r, 25));
+  const contents = window && window.webContents;
+  const own = { sender: contents, senderFrame: contents && contents.mainFrame };
+  const info = handlers.has('app.info') ? await handlers.get('app.info')(own, {}) : null;
+  const foreign = handlers.has('app.info') ? await handlers.get('app.info')({ sender: {}, senderFrame: own.senderFrame }, {}) : null;
+  const report = {
+    windows: window ? 1 : 0,
+    webPreferences: window ? window.options.webPreferences : null,
+    handlers: [...handlers.keys()],
+    exposedKeys: [...exposed.keys()],
+    deskKeys: Object.keys(exposed.get('desk') || {}),
+    appInfo: info,
+    foreign,
+  };
+  app.once('quit-called', () => { console.log(JSON.stringify(report)); process.exit(0); });
+  app.emit('will-quit', { preventDefault() {} });
+})().catch((e) => { console.error(e && e.stack || e); process.exit(2); });
+`;
+
+// ---------------------------------------------------------------------------------------------
+console.log('package-check: packed main and preload start under a stand-in electron module');
+const extracted = join(work, 'app');
+asar.extractAll(asarPath, extracted);
+const smokeData = join(work, 'data');
+mkdirSync(smokeData);
+writeFileSync(join(work, 'smoke.cjs'), SMOKE_HARNESS);
+// An empty NODE_PATH and a cwd outside the project, so nothing can be found in the project's node_modules.
+const smoke = spawnSync(process.execPath, [join(work, 'smoke.cjs'), extracted, smokeData], {
+  cwd: work,
+  encoding: 'utf8',
+  timeout: 30_000,
+  env: { ...process.env, NODE_PATH: '', DONATION_DESK_HOME: smokeData },
+});
+let report = null;
+try {
+  report = JSON.parse(smoke.stdout.trim().split('\n').pop() ?? '');
+} catch {
+  report = null;
+}
+if (check('main starts and quits cleanly', smoke.status === 0 && report, `exit ${smoke.status}`)) {
+  check('one window', report.windows === 1);
+  const prefs = report.webPreferences ?? {};
+  check(
+    'window is isolated and sandboxed without Node',
+    prefs.contextIsolation === true &&
+      prefs.sandbox === true &&
+      prefs.nodeIntegration === false &&
+      prefs.webSecurity === true,
+  );
+  check('IPC handlers registered', report.handlers.length > 0, `${report.handlers.length} channels`);
+  check('preload exposes only window.desk', report.exposedKeys.join() === 'desk');
+  const expected = [...report.handlers, 'on'].sort().join();
+  check(
+    'window.desk has exactly the registered channels plus on',
+    report.deskKeys.sort().join() === expected,
+  );
+  check(
+    'app.info answers from our window',
+    report.appInfo?.ok === true && report.appInfo.value?.mode === 'electron',
+  );
+  check('a foreign sender is refused', report.foreign?.error?.code === 'FORBIDDEN_SENDER');
+} else {
+  console.log((smoke.stderr || smoke.stdout).split('\n').slice(-15).join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------
 console.log('package-check: fuses read back from the packed executable');
 const { getCurrentFuseWire } = await import('@electron/fuses');
 const executable = join(appDir, config.linux?.executableName ?? 'electron');
