@@ -20,8 +20,20 @@
 // - Reviewed call sites carry an inline `eng-disable <CHECK>` comment in the source, next to a
 //   comment saying why; this script lists every one of them in its output so they stay visible.
 //
+// Each run first scans a small canary with an insecure window and fails unless the scanner catches
+// it, so a scanner that silently stopped working cannot pass.
+//
 // Usage: node scripts/security-scan.mjs [--json]
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -88,11 +100,60 @@ async function scan(dir) {
   }
 }
 
+/** Our rule: what makes a finding fail the scan. */
+function classify(result) {
+  return result.issues.map((issue) => ({
+    id: issue.id,
+    severity: issue.severity.name,
+    confidence: issue.confidence.name,
+    file: issue.file,
+    line: issue.location?.line ?? 0,
+    description: issue.description,
+    failing: ['HIGH', 'MEDIUM'].includes(issue.severity.name) || ALWAYS_FAIL.test(issue.id),
+  }));
+}
+
+/**
+ * Before trusting a clean result, show that the scanner still catches a known-bad window here (a
+ * parser or version change could otherwise make it silently find nothing).
+ */
+async function canaryCaught() {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-scan-canary-'));
+  try {
+    mkdirSync(join(dir, 'electron'));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'canary', devDependencies: { electron: electronVersion } }),
+    );
+    writeFileSync(
+      join(dir, 'electron', 'main.ts'),
+      [
+        "import { BrowserWindow } from 'electron';",
+        'export const win: BrowserWindow = new BrowserWindow({',
+        '  webPreferences: { contextIsolation: false, sandbox: false, webSecurity: false, nodeIntegration: true },',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const ids = new Set(
+      classify(await scan(dir))
+        .filter((f) => f.failing)
+        .map((f) => f.id),
+    );
+    return ['CONTEXT_ISOLATION_JS_CHECK', 'SANDBOX_JS_CHECK', 'WEB_SECURITY_JS_CHECK'].every((id) =>
+      ids.has(id),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const started = Date.now();
 if (!electronVersion) {
   console.error('security-scan: no electron version in package.json');
   process.exit(2);
 }
+const scannerWorks = await canaryCaught();
 const dir = stage();
 let result;
 let exceptions;
@@ -103,22 +164,14 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const findings = result.issues.map((issue) => ({
-  id: issue.id,
-  severity: issue.severity.name,
-  confidence: issue.confidence.name,
-  file: issue.file,
-  line: issue.location?.line ?? 0,
-  description: issue.description,
-  failing: ['HIGH', 'MEDIUM'].includes(issue.severity.name) || ALWAYS_FAIL.test(issue.id),
-}));
+const findings = classify(result);
 // A file the scanner could not parse is a file nobody checked.
 const unparsed = result.errors.filter((e) => !e.tolerable);
 const failing = findings.filter((f) => f.failing);
-const ok = failing.length === 0 && unparsed.length === 0;
+const ok = scannerWorks && failing.length === 0 && unparsed.length === 0;
 
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ ok, electronVersion, findings, unparsed, exceptions }, null, 2));
+  console.log(JSON.stringify({ ok, scannerWorks, electronVersion, findings, unparsed, exceptions }, null, 2));
 } else {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
@@ -130,6 +183,8 @@ if (process.argv.includes('--json')) {
       `  ${f.failing ? 'FAIL' : 'info'} ${f.id} [${f.severity}/${f.confidence}] ${f.file}:${f.line} — ${f.description}`,
     );
   }
+  if (!scannerWorks)
+    console.log('  FAIL the scanner missed the insecure canary window: its results cannot be trusted');
   for (const e of unparsed) console.log(`  FAIL could not parse ${relative(dir, e.file)}: ${e.message}`);
   for (const e of exceptions) console.log(`  reviewed exception (inline eng-disable): ${e}`);
 }
