@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrowserWindow } from 'electron';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const created = vi.hoisted(() => [] as Array<{ options: Record<string, unknown>; instance: FakeWindow }>);
 
@@ -86,5 +88,23 @@ describe('createMainWindow', () => {
     const devWindow = createMainWindow(dev) as unknown as BrowserWindow;
     await loadRenderer(devWindow, dev);
     expect(created[1]!.instance.loadURL).toHaveBeenCalledWith('http://localhost:5173/');
+  });
+});
+
+describe('window.ts source', () => {
+  it('keeps webPreferences a plain object literal the security scan can read', () => {
+    const source = readFileSync(fileURLToPath(new URL('./window.ts', import.meta.url)), 'utf8');
+    const block = /webPreferences:\s*\{([^}]*)\}/.exec(source);
+    expect(block, 'webPreferences must be written as an object literal').not.toBeNull();
+    // A spread or a cast would hide the settings from electronegativity.
+    expect(block![1]).not.toMatch(/\.\.\.|\bas\s+[A-Z]/);
+    for (const setting of [
+      'contextIsolation: true',
+      'sandbox: true',
+      'nodeIntegration: false',
+      'webSecurity: true',
+    ]) {
+      expect(block![1]).toContain(setting);
+    }
   });
 });
