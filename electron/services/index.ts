@@ -9,6 +9,7 @@ import { isAllowedExternalUrl } from './externalUrl';
 import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
 import { WorkspaceStore } from './workspaces/workspaceStore';
+import { TemplateStore } from './templates/templateStore';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -69,6 +70,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'));
+  const templates = new TemplateStore(platform.dataDir);
 
   const services: Services = {
     'app.info': async () => ({
@@ -129,6 +131,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     'workspace.edit': ({ id, baseVersion, edits }) => workspaces.edit(id, baseVersion, edits),
     'workspace.summary': ({ id, counts, state }) => workspaces.summary(id, counts, state),
     'workspace.delete': ({ id }) => workspaces.delete(id),
+    'templates.list': () => templates.list(),
+    'templates.save': ({ name, template }) => templates.save(name, template),
+    'templates.delete': ({ name }) => templates.remove(name),
   };
 
   return {

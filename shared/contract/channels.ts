@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { environmentIdSchema } from './environment';
+import { mappingTemplateSchema } from '../mapping/template';
 import {
   workspaceCountsSchema,
   workspaceEditSchema,
@@ -109,6 +110,12 @@ export const connectionResultSchema = z.object({
   expiresIn: z.number().optional(),
 });
 
+export const savedTemplateSchema = z.object({
+  name: z.string(),
+  savedAt: z.string(),
+  template: mappingTemplateSchema,
+});
+
 /**
  * Every channel between the renderer and main: name → request and response schema.
  * The preload, the IPC registration, the local bridge and the renderer client are all built from this.
@@ -176,6 +183,15 @@ export const channels = {
   'workspace.delete': {
     request: z.object({ id: workspaceIdSchema }).strict(),
     response: z.object({ deleted: z.boolean() }),
+  },
+  'templates.list': { request: empty, response: z.array(savedTemplateSchema) },
+  'templates.save': {
+    request: z.object({ name: z.string().trim().min(1).max(100), template: mappingTemplateSchema }).strict(),
+    response: z.array(savedTemplateSchema),
+  },
+  'templates.delete': {
+    request: z.object({ name: z.string().min(1).max(100) }).strict(),
+    response: z.array(savedTemplateSchema),
   },
 } as const;
 

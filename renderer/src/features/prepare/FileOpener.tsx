@@ -98,7 +98,11 @@ export function FileOpener({ onOpened, pending }: Props) {
           <Typography>
             Reading <strong>{progress.fileName}</strong>… {Math.round(progress.fraction * 100)}%
           </Typography>
-          <LinearProgress variant="determinate" value={progress.fraction * 100} aria-label="Reading the spreadsheet" />
+          <LinearProgress
+            variant="determinate"
+            value={progress.fraction * 100}
+            aria-label="Reading the spreadsheet"
+          />
           <Box>
             <Button variant="outlined" onClick={() => job.current?.cancel()}>
               Cancel
@@ -111,7 +115,8 @@ export function FileOpener({ onOpened, pending }: Props) {
             Open a spreadsheet…
           </Button>
           <Typography color="text.secondary">
-            or drop one here: Excel (xlsx, xlsm, xls), OpenDocument (ods), CSV, TSV or text. Your file is never changed.
+            or drop one here: Excel (xlsx, xlsm, xls), OpenDocument (ods), CSV, TSV or text. Your file is
+            never changed.
           </Typography>
           <input
             ref={input}

@@ -53,7 +53,9 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!items) return null;
   if (items.length === 0) {
-    return <Typography color="text.secondary">No workspaces yet. Open a spreadsheet to start one.</Typography>;
+    return (
+      <Typography color="text.secondary">No workspaces yet. Open a spreadsheet to start one.</Typography>
+    );
   }
   return (
     <Paper variant="outlined">
@@ -75,7 +77,11 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
           {items.map((item) => (
             <TableRow key={item.id} hover>
               <TableCell>
-                <Button variant="text" onClick={() => onOpen(item.id)} sx={{ textTransform: 'none', p: 0, minWidth: 0 }}>
+                <Button
+                  variant="text"
+                  onClick={() => onOpen(item.id)}
+                  sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
+                >
                   {item.name}
                 </Button>
               </TableCell>
@@ -90,7 +96,11 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
               <TableCell align="right">{item.counts?.rows.toLocaleString() ?? '—'}</TableCell>
               <TableCell align="right">{item.counts ? item.counts.invalid.toLocaleString() : '—'}</TableCell>
               <TableCell align="right">
-                <IconButton aria-label={`Delete workspace ${item.name}`} onClick={() => void remove(item)} size="small">
+                <IconButton
+                  aria-label={`Delete workspace ${item.name}`}
+                  onClick={() => void remove(item)}
+                  size="small"
+                >
                   <DeleteOutline fontSize="small" />
                 </IconButton>
               </TableCell>
