@@ -1,0 +1,27 @@
+/**
+ * The reference metadata pair that ties each uploaded donation to its workspace and row, so error
+ * files, declines and partial results match back with certainty. Value: `<workspaceShortId>:<row>`
+ * with the spreadsheet's own row number. The key is configurable; this is the default.
+ */
+export const DEFAULT_REFERENCE_KEY = 'ddRef';
+
+export interface ReferencePair {
+  key: string;
+  value: string;
+}
+
+export function makeReference(
+  workspaceShortId: string,
+  row: number,
+  key: string = DEFAULT_REFERENCE_KEY,
+): ReferencePair {
+  return { key, value: `${workspaceShortId}:${row}` };
+}
+
+/** Reads a reference value back; undefined when it is not one of ours. */
+export function parseReference(value: unknown): { workspace: string; row: number } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^([A-Za-z0-9_-]{1,64}):([1-9][0-9]{0,8})$/.exec(value);
+  if (!match) return undefined;
+  return { workspace: match[1] as string, row: Number(match[2]) };
+}
