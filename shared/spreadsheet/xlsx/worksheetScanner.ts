@@ -19,6 +19,10 @@ const LETTER_A = 65;
 const LETTER_Z = 90;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
+const LETTER_C = 99;
+const LOWER_R = 114;
+const LOWER_S = 115;
+const LOWER_T = 116;
 
 const isNameEnd = (code: number): boolean =>
   code === SPACE || code === GT || code === SLASH || code === TAB || code === LF || code === CR;
@@ -133,13 +137,15 @@ export class WorksheetScanner {
         at = tagEnd + 1;
         continue;
       }
-      const rowEnd = text.indexOf('</row>', tagEnd);
-      if (rowEnd === -1) {
+      const previousRowNumber = this.nextRowNumber;
+      const after = this.scanRow(text, this.rowNumberOf(text, rowStart, tagEnd), tagEnd + 1);
+      if (after === -1) {
+        // The row continues in the next piece: scan it again from its start then.
+        this.nextRowNumber = previousRowNumber;
         this.carry = text.slice(rowStart);
         return;
       }
-      this.scanRow(text, this.rowNumberOf(text, rowStart, tagEnd), tagEnd + 1, rowEnd);
-      at = rowEnd + 6;
+      at = after;
     }
   }
 
@@ -184,23 +190,40 @@ export class WorksheetScanner {
     return rowNumber;
   }
 
-  private scanRow(text: string, rowNumber: number, start: number, end: number): void {
+  /**
+   * Scans the cells of one row up to its `</row>` and returns the index after it, or -1 when the
+   * piece ends first (nothing is kept then). The common cell `<c r=".." s=".." t=".."><v>..</v></c>`
+   * costs one indexOf; anything else (formulas, inline strings) takes the general path.
+   */
+  private scanRow(text: string, rowNumber: number, start: number): number {
+    const length = text.length;
     const cells: string[] = [];
     let filled = false;
     let column = -1;
     let at = start;
     for (;;) {
-      const cellStart = text.indexOf('<c', at);
-      if (cellStart === -1 || cellStart >= end) break;
-      if (!isNameEnd(text.charCodeAt(cellStart + 2))) {
-        at = cellStart + 2;
+      const open = text.indexOf('<', at);
+      if (open === -1) return -1;
+      const second = text.charCodeAt(open + 1);
+      if (second === SLASH) {
+        if (open + 6 > length) return -1;
+        if (text.startsWith('</row>', open)) {
+          if (filled) this.rows.push({ rowNumber, cells });
+          return open + 6;
+        }
+        at = open + 2;
+        continue;
+      }
+      if (open + 3 > length) return -1;
+      if (second !== LETTER_C || !isNameEnd(text.charCodeAt(open + 2))) {
+        at = open + 1;
         continue;
       }
       // Attributes: r (reference), t (type), s (style); others (cm, vm, ph) do not change the text.
       let type = TYPE_NUMBER;
       let style = 0;
       let explicitColumn = -1;
-      let i = cellStart + 2;
+      let i = open + 2;
       let selfClosing = false;
       for (;;) {
         let code = text.charCodeAt(i);
@@ -211,17 +234,22 @@ export class WorksheetScanner {
           i++;
           break;
         }
+        if (i >= length) return -1;
         const nameStart = i;
-        while (code !== EQUALS && i < end) code = text.charCodeAt(++i);
+        while (code !== EQUALS && i < length) code = text.charCodeAt(++i);
         const nameLength = i - nameStart;
         const nameCode = text.charCodeAt(nameStart);
         const quote = text.charCodeAt(i + 1);
         const valueStart = i + 2;
         let valueEnd = valueStart;
-        while (text.charCodeAt(valueEnd) !== quote && valueEnd < end) valueEnd++;
-        if (quote !== QUOTE && quote !== APOSTROPHE) break;
+        while (text.charCodeAt(valueEnd) !== quote && valueEnd < length) valueEnd++;
+        if (valueEnd >= length) return -1;
+        if (quote !== QUOTE && quote !== APOSTROPHE) {
+          // Spaces around "=" are legal XML that no spreadsheet program writes.
+          throw new FastReaderUnsupported('its sheet XML has attributes in an unusual form');
+        }
         if (nameLength === 1) {
-          if (nameCode === 114) {
+          if (nameCode === LOWER_R) {
             // r="AB12": only the letters matter here; the row comes from <row>.
             let letters = 0;
             for (let k = valueStart; k < valueEnd; k++) {
@@ -230,9 +258,9 @@ export class WorksheetScanner {
               letters = letters * 26 + (letter - LETTER_A + 1);
             }
             explicitColumn = letters - 1;
-          } else if (nameCode === 116) {
+          } else if (nameCode === LOWER_T) {
             type = typeAt(text, valueStart, valueEnd - valueStart);
-          } else if (nameCode === 115) {
+          } else if (nameCode === LOWER_S) {
             let value = 0;
             for (let k = valueStart; k < valueEnd; k++) value = value * 10 + (text.charCodeAt(k) - DIGIT_0);
             style = value;
@@ -240,34 +268,51 @@ export class WorksheetScanner {
         }
         i = valueEnd + 1;
       }
+      if (i >= length) return -1;
       column = explicitColumn >= 0 ? explicitColumn : column + 1;
       if (selfClosing) {
         at = i + 1;
         continue;
       }
-      const contentStart = i + 1;
-      const cellEnd = text.indexOf('</c>', contentStart);
-      const stop = cellEnd === -1 || cellEnd > end ? end : cellEnd;
-      at = stop + 4;
-      const value =
-        type === TYPE_INLINE
-          ? this.inlineText(text, contentStart, stop)
-          : this.cellValue(text, contentStart, stop, type, style);
+      let value: string;
+      if (type !== TYPE_INLINE && text.startsWith('<v>', i + 1)) {
+        const valueEnd = text.indexOf('</v>', i + 4);
+        if (valueEnd === -1) return -1;
+        let cellEnd = valueEnd + 4;
+        if (!text.startsWith('</c>', cellEnd)) {
+          cellEnd = text.indexOf('</c>', cellEnd);
+          if (cellEnd === -1) return -1;
+        }
+        value = this.cellValue(text, i + 4, valueEnd, type, style);
+        at = cellEnd + 4;
+      } else {
+        const cellEnd = text.indexOf('</c>', i + 1);
+        if (cellEnd === -1) return -1;
+        value =
+          type === TYPE_INLINE
+            ? this.inlineText(text, i + 1, cellEnd)
+            : this.wrappedValue(text, i + 1, cellEnd, type, style);
+        at = cellEnd + 4;
+      }
       if (value === '') continue;
       while (cells.length < column) cells.push('');
       cells[column] = value;
       filled = true;
     }
-    if (filled) this.rows.push({ rowNumber, cells });
   }
 
-  private cellValue(text: string, start: number, end: number, type: number, style: number): string {
+  /** A cell whose `<v>` is not first (a formula precedes it) or is absent. */
+  private wrappedValue(text: string, start: number, end: number, type: number, style: number): string {
     const open = text.indexOf('<v', start);
     if (open === -1 || open >= end) return '';
     const valueStart = text.indexOf('>', open) + 1;
     if (text.charCodeAt(valueStart - 2) === SLASH) return '';
     const valueEnd = text.indexOf('</v>', valueStart);
     if (valueEnd === -1 || valueEnd > end) return '';
+    return this.cellValue(text, valueStart, valueEnd, type, style);
+  }
+
+  private cellValue(text: string, valueStart: number, valueEnd: number, type: number, style: number): string {
     switch (type) {
       case TYPE_SHARED: {
         let index = 0;

@@ -110,37 +110,49 @@ export class ZipArchive {
   }
 }
 
+const INPUT_SLICE = 256 * 1024;
+
 /**
- * Inflates an entry piece by piece, so a large worksheet never exists as one string. `onText`
- * receives decoded text in order; between input slices `between` may yield or cancel.
+ * Inflates an entry piece by piece, so a large part never has to exist in memory twice. Chunks
+ * arrive in order; between them `between` may report progress, yield, or throw to cancel.
  */
+export async function inflateEntry(
+  archive: ZipArchive,
+  entry: ZipEntry,
+  onChunk: (chunk: Uint8Array) => void,
+  between: (done: number, total: number) => Promise<void> | void,
+): Promise<void> {
+  const data = archive.compressedData(entry);
+  const total = data.length;
+  if (entry.method === STORED) {
+    for (let offset = 0; offset < total; offset += INPUT_SLICE) {
+      onChunk(data.subarray(offset, Math.min(total, offset + INPUT_SLICE)));
+      await between(Math.min(total, offset + INPUT_SLICE), total);
+    }
+    return;
+  }
+  // pako rather than DecompressionStream: in Node the native stream hands out 16 KB chunks through
+  // the thread pool and measured slower end to end (3.1 s against 1.8 s for 100k rows).
+  const inflater = new Inflate({ raw: true, chunkSize: 512 * 1024 });
+  inflater.onData = onChunk;
+  for (let offset = 0; offset < total || offset === 0; offset += INPUT_SLICE) {
+    inflater.push(
+      data.subarray(offset, Math.min(total, offset + INPUT_SLICE)),
+      offset + INPUT_SLICE >= total,
+    );
+    if (inflater.err) throw corrupt();
+    await between(Math.min(total, offset + INPUT_SLICE), total);
+  }
+}
+
+/** Inflates an entry and decodes it as text in pieces, for the worksheet scanner. */
 export async function streamEntryText(
   archive: ZipArchive,
   entry: ZipEntry,
   onText: (text: string) => void,
   between: (done: number, total: number) => Promise<void> | void,
 ): Promise<void> {
-  const data = archive.compressedData(entry);
   const decoder = new TextDecoder('utf-8');
-  const total = data.length;
-  if (entry.method === STORED) {
-    const step = 1 << 20;
-    for (let offset = 0; offset < total; offset += step) {
-      onText(decoder.decode(data.subarray(offset, Math.min(total, offset + step)), { stream: true }));
-      await between(Math.min(total, offset + step), total);
-    }
-    onText(decoder.decode());
-    return;
-  }
-  const inflater = new Inflate({ raw: true, chunkSize: 512 * 1024 });
-  inflater.onData = (chunk: Uint8Array) => onText(decoder.decode(chunk, { stream: true }));
-  const step = 128 * 1024;
-  for (let offset = 0; offset < total; offset += step) {
-    const last = offset + step >= total;
-    inflater.push(data.subarray(offset, Math.min(total, offset + step)), last);
-    if (inflater.err) throw corrupt();
-    await between(Math.min(total, offset + step), total);
-  }
-  if (total === 0) inflater.push(new Uint8Array(0), true);
+  await inflateEntry(archive, entry, (chunk) => onText(decoder.decode(chunk, { stream: true })), between);
   onText(decoder.decode());
 }
