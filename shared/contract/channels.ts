@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { environmentIdSchema } from './environment';
 import { mappingTemplateSchema } from '../mapping/template';
+import { uploadChannels } from './uploadChannels';
 import {
   workspaceCountsSchema,
   workspaceEditSchema,
@@ -193,6 +194,7 @@ export const channels = {
     request: z.object({ name: z.string().min(1).max(100) }).strict(),
     response: z.array(savedTemplateSchema),
   },
+  ...uploadChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uploadEvents } from './uploadEvents';
 
 /** Events pushed from main to the renderer. */
 export const events = {
@@ -20,6 +21,7 @@ export const events = {
   }),
   /** Settings changed (in another window, or by the CLI). */
   'settings.changed': z.object({ environment: z.string() }),
+  ...uploadEvents,
 } as const;
 
 export type Events = typeof events;

@@ -108,6 +108,11 @@ export class WorkspaceStore {
     });
   }
 
+  /** The workspace as it stands (snapshot plus journal), without folding the journal: for readers such as the uploader. */
+  read(id: string): Promise<Workspace> {
+    return this.serial(id, () => this.load(id));
+  }
+
   edit(id: string, baseVersion: number, edits: WorkspaceEdit[]): Promise<{ version: number }> {
     return this.serial(id, async () => {
       let version = this.versions.get(id);

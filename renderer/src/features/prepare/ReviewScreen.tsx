@@ -1,0 +1,334 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Undo from '@mui/icons-material/Undo';
+import Redo from '@mui/icons-material/Redo';
+import NavigateNext from '@mui/icons-material/NavigateNext';
+import NavigateBefore from '@mui/icons-material/NavigateBefore';
+import type { Workspace } from '../../../../shared/contract';
+import { targetLabel, type MappedIssue } from '../../../../shared/mapping';
+import { desk } from '../../app/deskClient';
+import { DataGrid, type ActiveCell, type CellIssueView, type DataGridHandle, type GridColumn } from './grid/DataGrid';
+import { FindReplaceDialog } from './FindReplaceDialog';
+import { MappingStep } from './MappingStep';
+import { SummaryPanel } from './SummaryPanel';
+import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
+import { useWorkspaceModel } from './model/useWorkspaceModel';
+
+interface Props {
+  workspace: Workspace;
+  onClose(): void;
+}
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The open workspace: the grid with every problem on its cell, tools to fix, totals, and exports. */
+export function ReviewScreen({ workspace, onClose }: Props) {
+  const model = useWorkspaceModel(workspace);
+  const grid = useRef<DataGridHandle>(null);
+  const [onlyErrors, setOnlyErrors] = useState(false);
+  const [active, setActive] = useState<ActiveCell>({ row: 0, col: 0 });
+  const [findOpen, setFindOpen] = useState(false);
+  const [editingMapping, setEditingMapping] = useState(false);
+  const [exportMenu, setExportMenu] = useState<HTMLElement | null>(null);
+  const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
+
+  const rowHasError = useCallback(
+    (key: number) => {
+      const r = model.results.get(key);
+      return r ? !r.ok : false;
+    },
+    [model.results],
+  );
+  const visibleRows = useMemo(
+    () => (onlyErrors ? model.rows.filter((r) => rowHasError(r.key)) : model.rows),
+    [onlyErrors, model.rows, rowHasError],
+  );
+
+  const columns: GridColumn[] = useMemo(() => {
+    const byHeader = model.mapping?.template.columns ?? {};
+    return model.headers.map((header) => {
+      const target = byHeader[header];
+      return { header, target: target ? targetLabel(target) : undefined, width: Math.min(260, Math.max(120, header.length * 9 + 40)) };
+    });
+  }, [model.headers, model.mapping]);
+
+  const issuesByCell = useCallback(
+    (key: number): Map<number, CellIssueView[]> => {
+      const map = new Map<number, CellIssueView[]>();
+      const add = (issue: MappedIssue) => {
+        if (issue.columnIndex === undefined) return;
+        const list = map.get(issue.columnIndex) ?? [];
+        list.push({ severity: issue.severity, message: issue.message });
+        map.set(issue.columnIndex, list);
+      };
+      model.results.get(key)?.issues.forEach(add);
+      model.fileIssues.get(key)?.forEach(add);
+      return map;
+    },
+    [model.results, model.fileIssues],
+  );
+  const cellCache = useRef(new Map<number, Map<number, CellIssueView[]>>());
+  const cacheSource = useRef<unknown[]>([]);
+  if (cacheSource.current[0] !== model.results || cacheSource.current[1] !== model.fileIssues) {
+    cacheSource.current = [model.results, model.fileIssues];
+    cellCache.current = new Map();
+  }
+  const issuesOf = useCallback(
+    (key: number, column: number) => {
+      let cells = cellCache.current.get(key);
+      if (!cells) {
+        cells = issuesByCell(key);
+        cellCache.current.set(key, cells);
+      }
+      return cells.get(column);
+    },
+    [issuesByCell],
+  );
+
+  /** Row-level problems that belong to no column (a missing mapping target, the metadata count). */
+  const activeRow = visibleRows[active.row];
+  const rowLevel = activeRow
+    ? [...(model.results.get(activeRow.key)?.issues ?? []), ...(model.fileIssues.get(activeRow.key) ?? [])].filter(
+        (i) => i.columnIndex === undefined,
+      )
+    : [];
+
+  function jumpToError(direction: 1 | -1) {
+    const n = visibleRows.length;
+    for (let step = 1; step <= n; step++) {
+      const index = (active.row + direction * step + n) % n;
+      const row = visibleRows[index];
+      if (!row || !rowHasError(row.key)) continue;
+      const issue = model.results.get(row.key)?.issues.find((i) => i.severity === 'error');
+      grid.current?.goTo(index, issue?.columnIndex ?? 0);
+      return;
+    }
+    setNotice({ severity: 'success', text: 'No rows with errors.' });
+  }
+
+  function addRow() {
+    const at = activeRow ? model.rows.indexOf(activeRow) + 1 : model.rows.length;
+    model.insertRows(at, [[]]);
+    if (!onlyErrors) setTimeout(() => grid.current?.goTo(active.row + 1, 0), 0);
+  }
+
+  function deleteActiveRow() {
+    if (!activeRow) return;
+    model.deleteRows([activeRow.key]);
+    setNotice({ severity: 'info', text: `Row ${activeRow.rowNumber ?? '(new)'} deleted. Undo with Ctrl+Z.` });
+  }
+
+  async function exportBulkFile() {
+    setExportMenu(null);
+    setNotice({ severity: 'info', text: 'Building the bulk file…' });
+    const result = await desk['workspace.exportBulkFile']({ id: model.id });
+    if (!result.ok) return setNotice({ severity: 'error', text: result.error.message });
+    downloadBytes(result.value.fileName, base64ToBytes(result.value.base64), 'application/gzip');
+    setNotice({
+      severity: 'success',
+      text: `Bulk file with ${result.value.donations.toLocaleString()} donations exported${
+        result.value.skipped ? `; ${result.value.skipped.toLocaleString()} rows with errors were left out` : ''
+      }.`,
+    });
+  }
+
+  async function exportInvalid() {
+    setExportMenu(null);
+    const count = await exportInvalidRows(model.source.fileName, model.headers, model.rows, model.results);
+    setNotice({ severity: 'success', text: `${count} rows to fix exported, each with its errors.` });
+  }
+
+  async function exportCorrected() {
+    setExportMenu(null);
+    await exportCorrectedSheet(model.source.fileName, model.source.sheet, model.headers, model.rows);
+    setNotice({ severity: 'success', text: 'Corrected sheet exported.' });
+  }
+
+  if (editingMapping && model.mapping) {
+    return (
+      <MappingStep
+        headers={model.headers}
+        samples={model.rows.slice(0, 5).map((r) => r.cells)}
+        suggestion={null}
+        initial={model.mapping}
+        confirmLabel="Apply and check again"
+        onCancel={() => setEditingMapping(false)}
+        onConfirm={(mapping, templateName) => {
+          model.setMapping(mapping);
+          if (templateName) void desk['templates.save']({ name: templateName, template: mapping.template });
+          setEditingMapping(false);
+        }}
+      />
+    );
+  }
+
+  const totalsRow = model.source.totalsRow;
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} alignItems="center" flexWrap="wrap" useFlexGap>
+        <TextField
+          size="small"
+          label="Workspace name"
+          defaultValue={model.name}
+          onBlur={(e) => e.target.value.trim() && e.target.value !== model.name && model.rename(e.target.value.trim())}
+          sx={{ minWidth: 280 }}
+        />
+        <Typography color="text.secondary">
+          {model.source.fileName} · {model.source.sheet} · headers in row {model.source.headerRow}
+        </Typography>
+        <Box sx={{ flexGrow: 1 }} />
+        <Chip
+          size="small"
+          role="status"
+          color={model.save.status === 'failed' ? 'error' : 'default'}
+          label={model.save.status === 'saved' ? 'All changes saved' : model.save.status === 'saving' ? 'Saving…' : 'Not saved'}
+        />
+        <Button variant="text" onClick={onClose}>
+          All workspaces
+        </Button>
+      </Stack>
+
+      {model.save.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {model.save.message} Your last changes are still on screen; reopen the workspace to continue.
+        </Alert>
+      )}
+      {totalsRow && (
+        <Alert severity="info">
+          Row {totalsRow.rowNumber} looks like a totals row ({totalsRow.cells.filter(Boolean).join(' ')}), so it was not imported
+          as a donation.
+        </Alert>
+      )}
+      {model.source.warnings.map((w) => (
+        <Alert key={w} severity="warning">
+          {w}
+        </Alert>
+      ))}
+
+      <SummaryPanel counts={model.summary.counts} totals={model.summary.totals} results={[...model.results.values()]} />
+
+      <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap role="toolbar" aria-label="Grid tools">
+        <FormControlLabel
+          control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
+          label="Only rows with errors"
+        />
+        <Tooltip title="Previous error (Shift+F8)">
+          <IconButton aria-label="Previous error" onClick={() => jumpToError(-1)}>
+            <NavigateBefore />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Next error (F8)">
+          <IconButton aria-label="Next error" onClick={() => jumpToError(1)}>
+            <NavigateNext />
+          </IconButton>
+        </Tooltip>
+        <Divider orientation="vertical" flexItem />
+        <Tooltip title={model.undoLabel ? `Undo ${model.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+          <span>
+            <IconButton aria-label="Undo" onClick={model.undo} disabled={!model.canUndo}>
+              <Undo />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Tooltip title={model.redoLabel ? `Redo ${model.redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
+          <span>
+            <IconButton aria-label="Redo" onClick={model.redo} disabled={!model.canRedo}>
+              <Redo />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Divider orientation="vertical" flexItem />
+        <Button variant="outlined" size="small" onClick={() => setFindOpen(true)}>
+          Find and replace
+        </Button>
+        <Button variant="outlined" size="small" onClick={addRow}>
+          Add row
+        </Button>
+        <Button variant="outlined" size="small" onClick={deleteActiveRow} disabled={!activeRow}>
+          Delete row
+        </Button>
+        <Button variant="outlined" size="small" onClick={() => setEditingMapping(true)}>
+          Change mapping
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        <Button size="small" onClick={(e) => setExportMenu(e.currentTarget)} aria-haspopup="menu">
+          Export
+        </Button>
+        <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
+          <MenuItem onClick={() => void exportBulkFile()}>Bulk file (.json.gz), exactly as it would be uploaded</MenuItem>
+          <MenuItem onClick={() => void exportInvalid()} disabled={model.summary.counts.invalid === 0}>
+            Rows to fix (.xlsx, with an error column)
+          </MenuItem>
+          <MenuItem onClick={() => void exportCorrected()}>Corrected sheet (.xlsx)</MenuItem>
+        </Menu>
+      </Stack>
+
+      {notice && (
+        <Alert severity={notice.severity} onClose={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+
+      <DataGrid
+        ref={grid}
+        ariaLabel={`Rows of ${model.name}`}
+        columns={columns}
+        rows={visibleRows}
+        issuesOf={issuesOf}
+        onChange={(changes, label) => model.edit(changes, label)}
+        onAppendRows={(cells) => model.insertRows(model.rows.length, cells, 'Paste rows')}
+        onActiveChange={(a) => a && setActive(a)}
+        onCommand={(command) => {
+          if (command === 'undo') model.undo();
+          else if (command === 'redo') model.redo();
+          else if (command === 'find') setFindOpen(true);
+          else if (command === 'next-error') jumpToError(1);
+          else if (command === 'previous-error') jumpToError(-1);
+        }}
+        height="calc(100vh - 420px)"
+      />
+      {rowLevel.length > 0 && (
+        <Alert severity={rowLevel.some((i) => i.severity === 'error') ? 'error' : 'warning'}>
+          {rowLevel.map((i) => (
+            <div key={`${i.code}-${i.message}`}>{i.message}</div>
+          ))}
+        </Alert>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and paste blocks with Excel ·
+        Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 / Shift+F8 next and previous error.
+      </Typography>
+
+      <FindReplaceDialog
+        open={findOpen}
+        headers={model.headers}
+        rows={visibleRows}
+        from={active}
+        onClose={() => {
+          setFindOpen(false);
+          grid.current?.focus();
+        }}
+        onFound={(row, col) => grid.current?.goTo(row, col)}
+        onReplace={(edits, label) => model.edit(edits, label)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,101 @@
+import { useMemo } from 'react';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { formatMinor } from '../../../../shared/amounts';
+import type { MappedRow } from '../../../../shared/mapping';
+import type { CurrencyTotal } from '../../../../shared/workspace';
+
+interface Props {
+  counts: { rows: number; valid: number; invalid: number; warnings: number };
+  totals: CurrencyTotal[];
+  results: readonly MappedRow[];
+}
+
+function Stat({ label, value, tone }: { label: string; value: string; tone?: 'error' | 'warning' | 'success' }) {
+  return (
+    <Box sx={{ minWidth: 110 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography
+        sx={{ fontSize: '1.4rem', fontWeight: 600, color: tone ? `${tone}.main` : undefined }}
+        data-testid={`summary-${label.toLowerCase()}`}
+      >
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. */
+export function SummaryPanel({ counts, totals, results }: Props) {
+  const largest = useMemo(() => {
+    const byRecipient = new Map<string, { recipientId: string; currencyCode: string; amount: number; count: number }>();
+    for (const r of results) {
+      if (!r.ok) continue;
+      const k = `${r.donation.destination.recipientId}|${r.donation.funds.currencyCode}`;
+      const entry = byRecipient.get(k) ?? {
+        recipientId: r.donation.destination.recipientId,
+        currencyCode: r.donation.funds.currencyCode,
+        amount: 0,
+        count: 0,
+      };
+      entry.amount += r.donation.funds.amount;
+      entry.count++;
+      byRecipient.set(k, entry);
+    }
+    return [...byRecipient.values()].sort((a, b) => b.amount - a.amount).slice(0, 5);
+  }, [results]);
+  const top = largest[0]?.amount ?? 1;
+  const n = (x: number) => x.toLocaleString();
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Summary">
+      <Stack direction={{ xs: 'column', lg: 'row' }} spacing={4}>
+        <Stack direction="row" spacing={3} flexWrap="wrap" useFlexGap>
+          <Stat label="Rows" value={n(counts.rows)} />
+          <Stat label="Valid" value={n(counts.valid)} tone="success" />
+          <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
+          <Stat label="Warnings" value={n(counts.warnings)} tone={counts.warnings ? 'warning' : undefined} />
+        </Stack>
+        <Box sx={{ minWidth: 220 }}>
+          <Typography variant="h3" component="h3" gutterBottom>
+            Valid donations per currency
+          </Typography>
+          {totals.length === 0 ? (
+            <Typography color="text.secondary">None yet.</Typography>
+          ) : (
+            totals.map((t) => (
+              <Typography key={t.currencyCode} data-testid={`total-${t.currencyCode}`}>
+                <strong>{formatMinor(t.amount, t.currencyCode)}</strong> in {n(t.count)} donation{t.count === 1 ? '' : 's'}
+              </Typography>
+            ))
+          )}
+        </Box>
+        <Box sx={{ flexGrow: 1, minWidth: 260 }}>
+          <Typography variant="h3" component="h3" gutterBottom>
+            Largest recipients
+          </Typography>
+          <Stack spacing={0.75} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+            {largest.map((r) => (
+              <Box component="li" key={`${r.recipientId}|${r.currencyCode}`}>
+                <Stack direction="row" justifyContent="space-between" sx={{ fontSize: 13 }}>
+                  <span>{r.recipientId}</span>
+                  <span>
+                    {formatMinor(r.amount, r.currencyCode)} · {r.count}
+                  </span>
+                </Stack>
+                <Box
+                  aria-hidden
+                  sx={{ height: 6, borderRadius: 3, bgcolor: 'primary.main', width: `${Math.max(2, (r.amount / top) * 100)}%` }}
+                />
+              </Box>
+            ))}
+          </Stack>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,305 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Workspace, WorkspaceEdit, WorkspaceRow } from '../../../../../shared/contract';
+import type { MappedIssue, MappedRow } from '../../../../../shared/mapping';
+import {
+  checkAcrossRows,
+  checkRow,
+  makeRowChecker,
+  parseWorkspaceMapping,
+  summarise,
+  type RowChecker,
+  type WorkspaceMapping,
+} from '../../../../../shared/workspace';
+import { desk } from '../../../app/deskClient';
+import { EditHistory, type CellChange, type HistoryStep } from './editHistory';
+
+export interface CellEdit {
+  key: number;
+  column: number;
+  value: string;
+}
+
+export interface SaveState {
+  status: 'saved' | 'saving' | 'failed';
+  message?: string;
+}
+
+/** How long after the last edit the across-rows warnings (duplicates, outliers) are recomputed. */
+const FILE_CHECK_DELAY_MS = 250;
+
+/**
+ * One open workspace: its rows, every row checked with the shared rules, undo and redo, and every
+ * edit saved to main as it happens (main journals it durably before answering).
+ */
+export function useWorkspaceModel(initial: Workspace) {
+  const [rows, setRows] = useState<WorkspaceRow[]>(initial.rows);
+  const [name, setName] = useState(initial.name);
+  const [mapping, setMappingState] = useState<WorkspaceMapping | null>(() => parseWorkspaceMapping(initial.mapping));
+  const checker = useMemo<RowChecker | null>(
+    () => (mapping ? makeRowChecker(initial.id, initial.headers, mapping, initial.rows) : null),
+    // The number style is detected once per mapping, from the rows as they were opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [mapping],
+  );
+  const [results, setResults] = useState<Map<number, MappedRow>>(() => new Map());
+  const [fileIssues, setFileIssues] = useState<Map<number, MappedIssue[]>>(() => new Map());
+  const [save, setSave] = useState<SaveState>({ status: 'saved' });
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const history = useRef(new EditHistory());
+  const nextKey = useRef(initial.nextKey);
+  const version = useRef(initial.version);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+
+  // Every row checked when the workspace opens or its mapping changes.
+  useEffect(() => {
+    if (!checker) return;
+    const all = new Map<number, MappedRow>();
+    for (const row of rows) all.set(row.key, checkRow(checker, row));
+    queueMicrotask(() => setResults(all));
+    // Only the checker triggers a full check; single edits re-check their own rows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [checker]);
+
+  // Across-rows warnings follow the rows, a moment after the typing stops.
+  useEffect(() => {
+    if (!checker || results.size === 0) return;
+    const timer = setTimeout(() => {
+      const ordered = rows.map((r) => results.get(r.key)).filter((r): r is MappedRow => r !== undefined);
+      if (ordered.length !== rows.length) return;
+      const byPosition = checkAcrossRows(checker, rows, ordered);
+      const byKey = new Map<number, MappedIssue[]>();
+      for (const [position, issues] of byPosition) {
+        const key = rows[position]?.key;
+        if (key !== undefined) byKey.set(key, issues);
+      }
+      setFileIssues(byKey);
+    }, FILE_CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [checker, rows, results]);
+
+  const persist = useCallback(
+    (edits: WorkspaceEdit[]) => {
+      setSave({ status: 'saving' });
+      queue.current = queue.current.then(async () => {
+        const result = await desk['workspace.edit']({ id: initial.id, baseVersion: version.current, edits });
+        if (result.ok) {
+          version.current = result.value.version;
+          setSave({ status: 'saved' });
+        } else {
+          setSave({ status: 'failed', message: result.error.message });
+        }
+      });
+    },
+    [initial.id],
+  );
+
+  const recheck = useCallback(
+    (changed: WorkspaceRow[]) => {
+      if (!checker) return;
+      setResults((previous) => {
+        const next = new Map(previous);
+        for (const row of changed) next.set(row.key, checkRow(checker, row));
+        return next;
+      });
+    },
+    [checker],
+  );
+
+  /** Applies cell changes to the rows, re-checks the rows touched, and saves. */
+  const applyCells = useCallback(
+    (changes: readonly CellChange[], direction: 'after' | 'before') => {
+      if (changes.length === 0) return;
+      const byKey = new Map<number, CellChange[]>();
+      for (const c of changes) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
+      const touched: WorkspaceRow[] = [];
+      setRows((previous) =>
+        previous.map((row) => {
+          const mine = byKey.get(row.key);
+          if (!mine) return row;
+          const cells = [...row.cells];
+          for (const c of mine) {
+            while (cells.length <= c.column) cells.push('');
+            cells[c.column] = c[direction];
+          }
+          const updated = { ...row, cells };
+          touched.push(updated);
+          return updated;
+        }),
+      );
+      queueMicrotask(() => recheck(touched));
+      persist(changes.map((c) => ({ op: 'set', key: c.key, column: c.column, value: c[direction] })));
+    },
+    [persist, recheck],
+  );
+
+  const rowsRef = useRef(rows);
+  useEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
+
+  const edit = useCallback(
+    (edits: readonly CellEdit[], label: string) => {
+      const current = new Map(rowsRef.current.map((r) => [r.key, r]));
+      const changes: CellChange[] = [];
+      for (const e of edits) {
+        const before = current.get(e.key)?.cells[e.column] ?? '';
+        if (before !== e.value) changes.push({ key: e.key, column: e.column, before, after: e.value });
+      }
+      if (!changes.length) return;
+      history.current.record({ kind: 'cells', label, changes });
+      setHistoryVersion((v) => v + 1);
+      applyCells(changes, 'after');
+    },
+    [applyCells],
+  );
+
+  const insertRows = useCallback(
+    (index: number, cellsList: string[][], label = 'Add row') => {
+      const width = initial.headers.length;
+      const created = cellsList.map((cells) => ({
+        key: nextKey.current++,
+        rowNumber: null,
+        cells: Array.from({ length: width }, (_, i) => cells[i] ?? ''),
+      }));
+      setRows((previous) => {
+        const next = [...previous];
+        next.splice(Math.min(index, next.length), 0, ...created);
+        return next;
+      });
+      created.forEach((row, i) => history.current.record({ kind: 'insert', label, index: index + i, row }));
+      setHistoryVersion((v) => v + 1);
+      queueMicrotask(() => recheck(created));
+      persist(created.map((row, i) => ({ op: 'insert', index: index + i, row })));
+      return created;
+    },
+    [initial.headers.length, persist, recheck],
+  );
+
+  const deleteRows = useCallback(
+    (keys: readonly number[]) => {
+      const wanted = new Set(keys);
+      const removed: { index: number; row: WorkspaceRow }[] = [];
+      rowsRef.current.forEach((row, index) => {
+        if (wanted.has(row.key)) removed.push({ index, row });
+      });
+      if (!removed.length) return;
+      setRows((previous) => previous.filter((r) => !wanted.has(r.key)));
+      history.current.record({
+        kind: 'delete',
+        label: removed.length === 1 ? 'Delete row' : `Delete ${removed.length} rows`,
+        rows: removed,
+      });
+      setHistoryVersion((v) => v + 1);
+      persist(removed.map(({ row }) => ({ op: 'delete', key: row.key })));
+    },
+    [persist],
+  );
+
+  const replay = useCallback(
+    (step: HistoryStep, direction: 'undo' | 'redo') => {
+      if (step.kind === 'cells') {
+        applyCells(step.changes, direction === 'undo' ? 'before' : 'after');
+        return;
+      }
+      const removing = (step.kind === 'insert') === (direction === 'undo');
+      const entries = step.kind === 'insert' ? [{ index: step.index, row: step.row }] : step.rows;
+      if (removing) {
+        const keys = new Set(entries.map((e) => e.row.key));
+        setRows((previous) => previous.filter((r) => !keys.has(r.key)));
+        persist(entries.map((e) => ({ op: 'delete', key: e.row.key })));
+      } else {
+        setRows((previous) => {
+          const next = [...previous];
+          for (const e of entries) next.splice(Math.min(e.index, next.length), 0, e.row);
+          return next;
+        });
+        queueMicrotask(() => recheck(entries.map((e) => e.row)));
+        persist(entries.map((e) => ({ op: 'insert', index: e.index, row: e.row })));
+      }
+    },
+    [applyCells, persist, recheck],
+  );
+
+  const undo = useCallback(() => {
+    const step = history.current.undo();
+    if (step) replay(step, 'undo');
+    setHistoryVersion((v) => v + 1);
+  }, [replay]);
+
+  const redo = useCallback(() => {
+    const step = history.current.redo();
+    if (step) replay(step, 'redo');
+    setHistoryVersion((v) => v + 1);
+  }, [replay]);
+
+  const setMapping = useCallback(
+    (next: WorkspaceMapping) => {
+      setMappingState(next);
+      persist([{ op: 'mapping', mapping: next as unknown as Record<string, unknown> }]);
+    },
+    [persist],
+  );
+
+  const rename = useCallback(
+    (next: string) => {
+      setName(next);
+      persist([{ op: 'rename', name: next }]);
+    },
+    [persist],
+  );
+
+  const ordered = useMemo(
+    () => rows.map((r) => results.get(r.key)).filter((r): r is MappedRow => r !== undefined),
+    [rows, results],
+  );
+  const summary = useMemo(() => {
+    const byPosition = new Map<number, MappedIssue[]>();
+    rows.forEach((r, i) => {
+      const issues = fileIssues.get(r.key);
+      if (issues) byPosition.set(i, issues);
+    });
+    return summarise(ordered, byPosition);
+  }, [ordered, rows, fileIssues]);
+
+  // The workspace list shows counts; keep them current without writing on every keystroke.
+  useEffect(() => {
+    if (ordered.length !== rows.length) return;
+    const timer = setTimeout(() => {
+      void desk['workspace.summary']({
+        id: initial.id,
+        counts: summary.counts,
+        state: summary.counts.invalid === 0 && summary.counts.rows > 0 ? 'ready' : 'draft',
+      });
+    }, 1500);
+    return () => clearTimeout(timer);
+  }, [initial.id, summary.counts, ordered.length, rows.length]);
+
+  return {
+    id: initial.id,
+    headers: initial.headers,
+    source: initial.source,
+    name,
+    rows,
+    mapping,
+    checker,
+    results,
+    fileIssues,
+    summary,
+    checked: ordered.length === rows.length,
+    save,
+    edit,
+    insertRows,
+    deleteRows,
+    undo,
+    redo,
+    setMapping,
+    rename,
+    canUndo: history.current.canUndo,
+    canRedo: history.current.canRedo,
+    undoLabel: history.current.undoLabel,
+    redoLabel: history.current.redoLabel,
+    historyVersion,
+  };
+}
+
+export type WorkspaceModel = ReturnType<typeof useWorkspaceModel>;
