@@ -128,7 +128,8 @@ export class Core {
 
   /** The program budget is per currency and per calendar month (UTC) of the virtual clock. */
   private reserveBudget(currency: string, amount: number, atMs: number): boolean {
-    const key = `${new Date(atMs).toISOString().slice(0, 7)}:${currency}`;
+    const date = new Date(atMs);
+    const key = `${date.getUTCFullYear()}-${date.getUTCMonth() + 1}:${currency}`;
     const used = this.budgetUsed[key] ?? 0;
     if (used + amount > this.faults.settings.budgetMinorUnits) return false;
     this.budgetUsed[key] = used + amount;

@@ -12,10 +12,23 @@ export function createRng(seed: number): () => number {
   };
 }
 
-/** Derives a 32-bit seed from any labels, so each donation or bulk gets its own independent stream. */
+/**
+ * Derives a 32-bit seed from any labels, so each donation or bulk gets its own independent stream.
+ * A fast non-cryptographic hash (FNV-1a then a murmur finaliser): this runs once per donation.
+ */
 export function seedFrom(...parts: Array<string | number>): number {
-  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
-  return digest.readUInt32BE(0);
+  const text = parts.join('\u0000');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 export function pick<T>(rng: () => number, items: readonly T[]): T {
