@@ -1,6 +1,6 @@
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
-import { listSheets, readSpreadsheet } from './index';
+import { ImportCancelledError, listSheets, readSpreadsheet } from './index';
 import { buildXlsx } from './testing/zipWriter';
 
 type BookType = 'xlsx' | 'xls' | 'ods';
@@ -153,5 +153,35 @@ describe('fast xlsx reader on hand-made XML', () => {
     ).rejects.toMatchObject({
       code: 'SPREADSHEET_UNREADABLE',
     });
+  });
+});
+
+describe('progress and cancellation on a large xlsx', () => {
+  const rows = Array.from({ length: 30_000 }, (_, i) => [String(i).padStart(6, '0'), `Donor ${i}`, i / 4]);
+  const book = workbook({ Big: XLSX.utils.aoa_to_sheet([['ID', 'Name', 'Amount'], ...rows]) });
+  const bytes = write(book, 'xlsx');
+
+  it('reports progress up to done and reads every row', async () => {
+    const reports: Array<[number, number]> = [];
+    const result = await readSpreadsheet(bytes, 'big.xlsx', {
+      onProgress: (done, total) => reports.push([done, total]),
+    });
+    expect(result.rows).toHaveLength(30_000);
+    expect(result.rows[29_999]).toEqual({ rowNumber: 30_001, cells: ['029999', 'Donor 29999', '7499.75'] });
+    expect(reports.at(-1)).toEqual([1, 1]);
+  });
+
+  it('stops part-way through the sheet when cancelled', async () => {
+    let checks = 0;
+    const reading = readSpreadsheet(bytes, 'big.xlsx', { isCancelled: () => ++checks > 3 });
+    await expect(reading).rejects.toMatchObject({ name: 'ImportCancelledError', code: 'IMPORT_CANCELLED' });
+    expect(checks).toBe(4);
+  });
+
+  it('stops when its AbortSignal fires while it runs', async () => {
+    const controller = new AbortController();
+    const reading = readSpreadsheet(bytes, 'big.xlsx', { signal: controller.signal });
+    controller.abort();
+    await expect(reading).rejects.toBeInstanceOf(ImportCancelledError);
   });
 });

@@ -47,6 +47,8 @@ export async function readXlsx(
     entry,
     (text) => scanner.push(text),
     async (done, total) => {
+      // A flag the caller set synchronously (isCancelled) is seen at every slice, not only on yields.
+      monitor.throwIfCancelled();
       if (!monitor.dueForYield()) return;
       monitor.progress(done, total);
       await monitor.yieldNow();
