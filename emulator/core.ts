@@ -84,7 +84,8 @@ export class Core {
     this.catalogue = buildCatalogue(this.seed);
     this.signingKey = persisted?.signingKey ?? randomBytes(32).toString('hex');
     this.uploadKey = persisted?.uploadKey ?? randomBytes(32).toString('hex');
-    this.faults = new FaultInjector(persisted?.faults ?? defaultFaults(this.seed));
+    // Settings added in later versions take their defaults when an older state file is loaded.
+    this.faults = new FaultInjector({ ...defaultFaults(this.seed), ...persisted?.faults });
     if (persisted) {
       this.idCounter = persisted.idCounter;
       this.seq = persisted.seq;
