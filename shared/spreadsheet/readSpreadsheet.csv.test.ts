@@ -122,3 +122,26 @@ describe('readSpreadsheet on delimited text', () => {
     });
   });
 });
+
+describe('header detection', () => {
+  it.each([
+    [
+      'a blank title over all-text data',
+      'Name,Email,,Team\nAnn,ann@x.org,red,North\nBob,bob@x.org,blue,South\n',
+      1,
+    ],
+    [
+      'a two-line title block',
+      'Donations report\nPrepared by: Finance\n\nID,Name,Amount\n1,Ann,5\n2,Bob,6\n',
+      4,
+    ],
+    [
+      'a report date above',
+      'Report date,2026-11-30\nID,Name,Amount,Date\n1,Ann,5,2026-11-01\n2,Bob,6,2026-11-02\n',
+      2,
+    ],
+  ])('finds the header under %s', async (_name, csv, headerRow) => {
+    const result = await readSpreadsheet(new TextEncoder().encode(csv), 'h.csv');
+    expect(result.headerRow).toBe(headerRow);
+  });
+});

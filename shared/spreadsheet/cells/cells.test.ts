@@ -16,6 +16,7 @@ describe('number text', () => {
     ['123456789012.34567', '123456789012.346'],
     ['99999999999999.9', '99999999999999.9'],
     ['abc', 'abc'],
+    ['', ''],
   ])('%s is shown as %s', (raw, shown) => expect(formatNumericText(raw)).toBe(shown));
 
   it('hides binary artefacts of arithmetic', () => {

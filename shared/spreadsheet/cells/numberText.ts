@@ -21,7 +21,8 @@ const DOT = 46;
 export function formatNumericText(raw: string): string {
   const length = raw.length;
   // From 13 characters V8 returns a slice that keeps the whole XML chunk alive; printing makes a copy.
-  if (length === 0 || length > 12) return formatParsed(raw);
+  if (length === 0) return '';
+  if (length > 12) return formatParsed(raw);
   let i = raw.charCodeAt(0) === MINUS ? 1 : 0;
   if (i === length) return formatParsed(raw);
   const first = raw.charCodeAt(i);
@@ -43,6 +44,7 @@ export function formatNumericText(raw: string): string {
 }
 
 function formatParsed(raw: string): string {
+  if (raw.trim() === '') return '';
   const value = Number(raw.trim());
   return Number.isNaN(value) ? raw : formatNumber(value);
 }

@@ -4,6 +4,8 @@ import { isBlankCell, looksLikeValue } from './cellKinds';
 /** Title blocks above a table are short; the header is looked for among the first rows only. */
 const CANDIDATE_ROWS = 20;
 const ROWS_BELOW = 10;
+/** How far below the best score an earlier row may be and still be taken as the header. */
+const NEAR_BEST = 3;
 
 function headerScore(rows: readonly SheetRow[], index: number, merges: readonly MergedRange[]): number {
   const row = rows[index];
@@ -31,11 +33,21 @@ function headerScore(rows: readonly SheetRow[], index: number, merges: readonly 
   // Columns that the rows below fill at least half the time should each have a title here.
   const below = rows.slice(index + 1, index + 1 + ROWS_BELOW);
   const fillCounts = new Map<number, number>();
+  const valueCounts = new Map<number, number>();
   for (const next of below) {
     next.cells.forEach((cell, column) => {
-      if (!isBlankCell(cell)) fillCounts.set(column, (fillCounts.get(column) ?? 0) + 1);
+      if (isBlankCell(cell)) return;
+      fillCounts.set(column, (fillCounts.get(column) ?? 0) + 1);
+      if (looksLikeValue(cell)) valueCounts.set(column, (valueCounts.get(column) ?? 0) + 1);
     });
   }
+  // A title over a column of amounts or dates is the strongest sign of a header.
+  let contrast = 0;
+  row.cells.forEach((cell, column) => {
+    const fill = fillCounts.get(column) ?? 0;
+    if (!isBlankCell(cell) && !looksLikeValue(cell) && fill > 0 && (valueCounts.get(column) ?? 0) * 2 > fill)
+      contrast++;
+  });
   let dataColumns = 0;
   let titledColumns = 0;
   for (const [column, count] of fillCounts) {
@@ -44,7 +56,7 @@ function headerScore(rows: readonly SheetRow[], index: number, merges: readonly 
     if (filledColumns.has(column)) titledColumns++;
   }
   const coverage = dataColumns === 0 ? 0 : titledColumns / dataColumns;
-  let score = textCells + distinct.size * 0.5 + coverage * 4 - valueCells * 2;
+  let score = textCells + distinct.size * 0.5 + coverage * 4 + contrast - valueCells * 2;
   if (textCells + valueCells < 2) score -= 5;
   if (below.length === 0) score -= 3;
   return score;
@@ -57,15 +69,25 @@ function headerScore(rows: readonly SheetRow[], index: number, merges: readonly 
  * row, since a header sits above rows that look like it. `rows` holds non-blank rows only.
  */
 export function detectHeaderIndex(rows: readonly SheetRow[], merges: readonly MergedRange[]): number {
-  let best = 0;
-  let bestScore = -Infinity;
   const limit = Math.min(rows.length, CANDIDATE_ROWS);
+  const scores: number[] = [];
+  let best = 0;
   for (let index = 0; index < limit; index++) {
-    const score = headerScore(rows, index, merges);
-    if (score > bestScore + 1e-9) {
-      best = index;
-      bestScore = score;
-    }
+    scores.push(headerScore(rows, index, merges));
+    if ((scores[index] ?? -Infinity) > (scores[best] ?? -Infinity) + 1e-9) best = index;
+  }
+  // When the rows are all text, the first data row can outscore a header with a blank title; an
+  // earlier row of titles almost as good is the header.
+  for (let index = 0; index < best; index++) {
+    if (
+      (scores[index] ?? -Infinity) >= (scores[best] ?? -Infinity) - NEAR_BEST &&
+      textCellCount(rows[index]) >= 2
+    )
+      return index;
   }
   return best;
+}
+
+function textCellCount(row: SheetRow | undefined): number {
+  return (row?.cells ?? []).filter((cell) => !isBlankCell(cell) && !looksLikeValue(cell)).length;
 }
