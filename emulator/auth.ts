@@ -56,8 +56,12 @@ export async function issueToken(req: IncomingMessage, ctx: TokenContext): Promi
     const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon > 0) {
-      clientId = decodeURIComponent(decoded.slice(0, colon));
-      clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+      try {
+        clientId = decodeURIComponent(decoded.slice(0, colon));
+        clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+      } catch {
+        throw new OAuthError(401, 'invalid_client', 'The Basic credentials are not correctly encoded.');
+      }
     }
   }
   if (!clientId || !clientSecret) {
