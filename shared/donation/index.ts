@@ -50,3 +50,5 @@ export { fieldLabel } from './fieldLabels';
 export { checkFile, type CheckableDonation, type FileCheckOptions, type FileIssue } from './fileChecks';
 /** Stable 64-bit content fingerprint for the duplicate guard and error-file matching. */
 export { canonicalJson, fingerprintDonation, fnv1a64, type FingerprintOptions } from './fingerprint';
+/** Count and sum per currency, and the largest recipients, in minor units. */
+export { largestRecipients, totalsByCurrency, type CurrencyTotal, type RecipientTotal } from './summary';

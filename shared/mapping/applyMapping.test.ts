@@ -206,7 +206,9 @@ describe('applyMapping', () => {
 
 describe('compileMapping', () => {
   const problems = (h: string[], t: Partial<MappingTemplate>) =>
-    compileMapping(h, { columns: {}, amountUnit: 'major', ...t }).problems.map((p) => [p.severity, p.code]);
+    compileMapping(h, { columns: {}, amountUnit: 'major', ...t }, { referenceKey: 'ddRef' }).problems.map(
+      (p) => [p.severity, p.code],
+    );
 
   it('accepts a complete mapping', () => {
     expect(problems(headers, template)).toEqual([]);

@@ -66,6 +66,13 @@ const compiledCache = new WeakMap<
   { headers: readonly string[]; compiled: CompiledMapping }
 >();
 
+function sameHeaders(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function compiledFor(
   headers: readonly string[],
   mapping: MappingTemplate | CompiledMapping,
@@ -73,9 +80,10 @@ function compiledFor(
   if ('kind' in mapping && mapping.kind === 'compiled') return mapping;
   const template = mapping as MappingTemplate;
   const cached = compiledCache.get(template);
-  if (cached && cached.headers === headers) return cached.compiled;
-  const compiled = compileMapping(headers, template);
-  compiledCache.set(template, { headers, compiled });
+  if (cached && cached.referenceKey === referenceKey && sameHeaders(cached.headers, headers))
+    return cached.compiled;
+  const compiled = compileMapping(headers, template, referenceKey !== undefined ? { referenceKey } : {});
+  compiledCache.set(template, { headers, referenceKey, compiled });
   return compiled;
 }
 
@@ -98,7 +106,7 @@ export function applyMapping(
   mapping: MappingTemplate | CompiledMapping,
   options: ApplyOptions = {},
 ): MappedRow {
-  const compiled = compiledFor(headers, mapping);
+  const compiled = compiledFor(headers, mapping, options.reference?.key);
   const reportTrimmed = options.reportTrimmed ?? true;
   const issues: MappedIssue[] = [];
   // Fields whose problem is already reported by the mapping step, so the rules do not repeat it.

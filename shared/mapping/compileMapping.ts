@@ -40,7 +40,17 @@ export interface CompiledMapping {
  * amount, and a currency from a column, a fixed value or the amount header), no target twice, one
  * name source, metadata within the pair limit.
  */
-export function compileMapping(headers: readonly string[], template: MappingTemplate): CompiledMapping {
+export interface CompileOptions {
+  /** The reference metadata key the upload will add (see ApplyOptions.reference), so its pair is
+   * counted against the limit and a column cannot take its key. */
+  referenceKey?: string;
+}
+
+export function compileMapping(
+  headers: readonly string[],
+  template: MappingTemplate,
+  options: CompileOptions = {},
+): CompiledMapping {
   const problems: MappingProblem[] = [];
   const indexOfKey = new Map<string, number>();
   headers.forEach((h, i) => {
@@ -120,11 +130,25 @@ export function compileMapping(headers: readonly string[], template: MappingTemp
     });
   }
   const metadataCount = columns.filter((c) => metadataKeyOf(c.target) !== undefined).length;
-  if (metadataCount > METADATA_MAX_PAIRS) {
+  const reference = options.referenceKey;
+  const pairs = metadataCount + (reference !== undefined ? 1 : 0);
+  if (pairs > METADATA_MAX_PAIRS) {
     problems.push({
       severity: 'error',
       code: 'MAPPING_TOO_MANY_METADATA',
-      message: `${metadataCount} columns are mapped to metadata; a donation may carry at most ${METADATA_MAX_PAIRS} pairs. Unmap some.`,
+      message: `${metadataCount} columns are mapped to metadata${
+        reference !== undefined ? ' (plus the row reference)' : ''
+      }; a donation may carry at most ${METADATA_MAX_PAIRS} pairs. Unmap some.`,
+    });
+  }
+  const clash =
+    reference !== undefined ? columns.find((c) => c.target === `metadata.${reference}`) : undefined;
+  if (clash) {
+    problems.push({
+      severity: 'error',
+      code: 'MAPPING_REFERENCE_KEY_TAKEN',
+      header: clash.header,
+      message: `Column "${clash.header}" is mapped to the metadata key "${reference}", which Donation Desk uses for its row reference. Rename that key or change the reference key in settings.`,
     });
   }
 
