@@ -199,7 +199,10 @@ export function runBulkStep(core: Core, bulk: BulkRecord): void {
     const failure = core.faults.settings.partialExtractionFailure;
     const extractCount =
       failure && failure.afterDonations < donations.length ? failure.afterDonations : donations.length;
-    for (let i = 0; i < extractCount; i++) core.createDonation(donations[i] as DonationInput, at, bulk.id);
+    // After a crash between logging donations and saving the bulk's state, resume instead of duplicating.
+    const alreadyCreated = core.donations.forBulk(bulk.id).length;
+    for (let i = alreadyCreated; i < extractCount; i++)
+      core.createDonation(donations[i] as DonationInput, at, bulk.id);
     if (extractCount < donations.length) {
       const failed = donations.slice(extractCount).map((input, offset) => {
         const index = extractCount + offset;

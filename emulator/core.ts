@@ -7,11 +7,14 @@ import { type DonationRecord, DonationStore } from './donations';
 import { FaultInjector, type FaultSettings, defaultFaults } from './faults';
 import { type TimelineEntry, planTimeline } from './lifecycle';
 import { type LocationState, emptyLocationState } from './locationStore';
-import { BlobStore, readFileIfExists, writeFileAtomic } from './persistence';
+import { AppendLog, BlobStore, readFileIfExists, writeFileAtomic } from './persistence';
 import { uuidFrom } from './random';
 import type { BulkRecord } from './bulkTypes';
 
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
+
+/** One line of donations.log: [id counter, id, seq, createdAt, input, bulkId, timeline]. */
+type LoggedDonation = [number, string, number, number, DonationInput, string | null, TimelineEntry[]];
 
 interface PersistedState {
   version: number;
@@ -23,9 +26,9 @@ interface PersistedState {
   clockOffsetMs: number;
   catalogueAnchorMs: number;
   tokenGeneration: number;
-  budgetUsed: Record<string, number>;
   faults: FaultSettings;
-  donations: Array<[string, number, number, DonationInput, string | null, TimelineEntry[]]>;
+  /** Version 1 kept donations in the snapshot; they move to the log on the first save. */
+  donations?: Array<[string, number, number, DonationInput, string | null, TimelineEntry[]]>;
   bulks: BulkRecord[];
   locations: LocationState;
 }
@@ -57,6 +60,7 @@ export class Core {
   private seq = 0;
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly statePath: string | undefined;
+  private readonly donationLog: AppendLog | undefined;
   /** Parsed donations of validated bulks, kept between validation and processing. */
   readonly parsedBulks = new Map<string, DonationInput[]>();
   /** Bulk step runner, installed by the bulk module to keep this file free of its details. */
@@ -65,13 +69,15 @@ export class Core {
   constructor(readonly options: CoreOptions) {
     this.seed = options.seed;
     this.statePath = options.dataDir ? join(options.dataDir, 'state.json') : undefined;
+    this.donationLog = options.dataDir ? new AppendLog(join(options.dataDir, 'donations.log')) : undefined;
     this.blobs = new BlobStore(options.dataDir);
     const saved = this.statePath ? readFileIfExists(this.statePath) : undefined;
     let persisted: PersistedState | undefined;
     if (saved) {
       const parsed = JSON.parse(saved.toString('utf8')) as PersistedState;
-      if (parsed.version !== STATE_VERSION)
+      if (parsed.version !== STATE_VERSION && parsed.version !== 1) {
         throw new Error(`Unsupported emulator state version ${parsed.version}`);
+      }
       if (parsed.seed !== options.seed) {
         throw new Error(
           `The data dir was created with seed ${parsed.seed}; start with --seed ${parsed.seed} or another dir.`,
@@ -90,12 +96,28 @@ export class Core {
       this.idCounter = persisted.idCounter;
       this.seq = persisted.seq;
       this.tokenGeneration = persisted.tokenGeneration;
-      this.budgetUsed = persisted.budgetUsed;
-      for (const [id, seq, createdAt, input, bulkId, timeline] of persisted.donations) {
-        this.donations.add({ id, seq, createdAt, input, bulkId, timeline });
-      }
       for (const bulk of persisted.bulks) this.bulks.set(bulk.id, bulk);
       this.locations = persisted.locations;
+    }
+    const logged = (this.donationLog?.read() ?? []) as LoggedDonation[];
+    if (persisted?.version === 1 && persisted.donations) {
+      for (const [id, seq, createdAt, input, bulkId, timeline] of persisted.donations) {
+        const entry: LoggedDonation = [persisted.idCounter, id, seq, createdAt, input, bulkId, timeline];
+        logged.push(entry);
+        this.donationLog?.append(entry);
+      }
+      this.markDirty();
+    }
+    // The log may run ahead of the snapshot after a crash; counters must never reuse its ids.
+    for (const entry of logged) {
+      const [counter, id, seq, createdAt, input, bulkId, timeline] = entry;
+      this.donations.add({ id, seq, createdAt, input, bulkId, timeline });
+      this.idCounter = Math.max(this.idCounter, counter);
+      this.seq = Math.max(this.seq, seq);
+      if (timeline[timeline.length - 1]?.status !== 'DECLINED') {
+        const key = budgetKey(input.funds.currencyCode, createdAt);
+        this.budgetUsed[key] = (this.budgetUsed[key] ?? 0) + input.funds.amount;
+      }
     }
   }
 
@@ -123,14 +145,22 @@ export class Core {
     });
     const record: DonationRecord = { id, seq: this.seq, createdAt: atMs, input, bulkId, timeline };
     this.donations.add(record);
+    this.donationLog?.append([
+      this.idCounter,
+      id,
+      this.seq,
+      atMs,
+      input,
+      bulkId,
+      timeline,
+    ] satisfies LoggedDonation);
     this.markDirty();
     return record;
   }
 
   /** The program budget is per currency and per calendar month (UTC) of the virtual clock. */
   private reserveBudget(currency: string, amount: number, atMs: number): boolean {
-    const date = new Date(atMs);
-    const key = `${date.getUTCFullYear()}-${date.getUTCMonth() + 1}:${currency}`;
+    const key = budgetKey(currency, atMs);
     const used = this.budgetUsed[key] ?? 0;
     if (used + amount > this.faults.settings.budgetMinorUnits) return false;
     this.budgetUsed[key] = used + amount;
@@ -171,6 +201,7 @@ export class Core {
     this.locations = emptyLocationState();
     this.budgetUsed = {};
     this.faults.update(defaultFaults(this.seed));
+    this.donationLog?.truncate();
     this.markDirty();
   }
 
@@ -189,6 +220,8 @@ export class Core {
       this.saveTimer = undefined;
     }
     if (!this.statePath) return;
+    // Log first: the snapshot's counters and bulk states may then refer only to logged donations.
+    this.donationLog?.flush();
     const state: PersistedState = {
       version: STATE_VERSION,
       seed: this.seed,
@@ -199,12 +232,16 @@ export class Core {
       clockOffsetMs: this.clock.offsetMs(),
       catalogueAnchorMs: this.catalogueAnchorMs,
       tokenGeneration: this.tokenGeneration,
-      budgetUsed: this.budgetUsed,
       faults: this.faults.settings,
-      donations: this.donations.all.map((d) => [d.id, d.seq, d.createdAt, d.input, d.bulkId, d.timeline]),
       bulks: [...this.bulks.values()],
       locations: this.locations,
     };
     writeFileAtomic(this.statePath, JSON.stringify(state));
   }
+}
+
+/** The program budget is tracked per currency and per calendar month (UTC) of the virtual clock. */
+function budgetKey(currency: string, atMs: number): string {
+  const date = new Date(atMs);
+  return `${date.getUTCFullYear()}-${date.getUTCMonth() + 1}:${currency}`;
 }

@@ -59,3 +59,62 @@ export class BlobStore {
     this.memory.clear();
   }
 }
+
+/**
+ * An append-only file of JSON lines, fsynced on every flush. Donations are immutable, so they are
+ * logged once instead of being rewritten in every snapshot. A torn last line (a crash mid-append)
+ * is ignored on reading.
+ */
+export class AppendLog {
+  private pending: string[] = [];
+
+  constructor(private readonly path: string) {}
+
+  append(entry: unknown): void {
+    this.pending.push(`${JSON.stringify(entry)}\n`);
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    mkdirSync(dirname(this.path), { recursive: true });
+    const fd = openSync(this.path, 'a');
+    try {
+      // Write in slices so that 100k pending lines never build one giant string.
+      for (let i = 0; i < this.pending.length; i += 5000) {
+        writeSync(fd, this.pending.slice(i, i + 5000).join(''));
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    this.pending = [];
+  }
+
+  /** Starts the log afresh (reset), atomically. */
+  truncate(): void {
+    this.pending = [];
+    writeFileAtomic(this.path, '');
+  }
+
+  read(): unknown[] {
+    const content = readFileIfExists(this.path);
+    if (!content) return [];
+    const entries: unknown[] = [];
+    let goodBytes = 0;
+    let start = 0;
+    while (start < content.length) {
+      const end = content.indexOf(0x0a, start);
+      if (end === -1) break;
+      try {
+        entries.push(JSON.parse(content.toString('utf8', start, end)));
+      } catch {
+        break;
+      }
+      goodBytes = end + 1;
+      start = end + 1;
+    }
+    // Only the tail can be torn by a crash; cut it off so that later appends start on a clean line.
+    if (goodBytes < content.length) writeFileAtomic(this.path, content.subarray(0, goodBytes));
+    return entries;
+  }
+}

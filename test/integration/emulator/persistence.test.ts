@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -139,5 +139,52 @@ describe('state in --data-dir', () => {
     const first = await startEmulator({ dataDir, timeScale: 0, seed: 1, quiet: true });
     await first.close();
     await expect(startEmulator({ dataDir, timeScale: 0, seed: 2, quiet: true })).rejects.toThrow(/seed/);
+  });
+});
+
+describe('donation log', () => {
+  it('ignores a torn last line, rebuilds the budget and never reuses ids', async () => {
+    const dataDir = tempDir();
+    const first = await startHarness({ dataDir });
+    const cause = (await info(first)).causesInGoodStanding[0]?.id ?? '';
+    await first.control('faults', { budgetMinorUnits: 10_000 });
+    const kept = await first.api('POST', '/donations', { data: donation(cause, 9_000) });
+    await first.emu.close();
+    // A crash in the middle of an append leaves half a line behind.
+    appendFileSync(join(dataDir, 'donations.log'), '[99,"torn');
+
+    const second = await startHarness({ dataDir });
+    try {
+      expect((await second.api('GET', `/donations/${kept.body.data.id}`)).status).toBe(200);
+      const over = await second.api('POST', '/donations', { data: donation(cause, 2_000) });
+      expect(over.body.data.id).not.toBe(kept.body.data.id);
+      await second.emu.advance(600);
+      const state = (await second.api('GET', `/donations/${over.body.data.id}`)).body.data.attributes.state;
+      expect(state.processingStatus).toBe('DECLINED');
+      expect(state.errors[0].code).toBe('PROGRAM_BUDGET_EXCEEDED');
+    } finally {
+      await second.emu.close();
+    }
+    const third = await startHarness({ dataDir });
+    try {
+      expect((await third.api('GET', '/donations')).body.meta.count).toBe(2);
+    } finally {
+      await third.emu.close();
+    }
+  });
+
+  it('reset empties the log for good', async () => {
+    const dataDir = tempDir();
+    const first = await startHarness({ dataDir });
+    const cause = (await info(first)).causesInGoodStanding[0]?.id ?? '';
+    await first.api('POST', '/donations', { data: donation(cause, 1) });
+    await first.control('reset', {});
+    await first.emu.close();
+    const second = await startHarness({ dataDir });
+    try {
+      expect((await second.api('GET', '/donations')).body.meta.count).toBe(0);
+    } finally {
+      await second.emu.close();
+    }
   });
 });
