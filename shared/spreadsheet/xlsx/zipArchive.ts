@@ -145,7 +145,25 @@ export async function inflateEntry(
   }
 }
 
-/** Inflates an entry and decodes it as text in pieces, for the worksheet scanner. */
+/**
+ * How many bytes at the end of `chunk` belong to a UTF-8 character that continues in the next
+ * chunk (0 to 3).
+ */
+export function incompleteTail(chunk: Uint8Array): number {
+  const length = chunk.length;
+  for (let back = 1; back <= Math.min(3, length); back++) {
+    const byte = chunk[length - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? back : 0;
+  }
+  return 0;
+}
+
+/**
+ * Inflates an entry and decodes it as text in pieces, for the worksheet scanner. Each piece is cut
+ * at a character boundary and decoded whole: TextDecoder's `stream` mode is much slower in Node.
+ */
 export async function streamEntryText(
   archive: ZipArchive,
   entry: ZipEntry,
@@ -153,6 +171,23 @@ export async function streamEntryText(
   between: (done: number, total: number) => Promise<void> | void,
 ): Promise<void> {
   const decoder = new TextDecoder('utf-8');
-  await inflateEntry(archive, entry, (chunk) => onText(decoder.decode(chunk, { stream: true })), between);
-  onText(decoder.decode());
+  let pending: Uint8Array | undefined;
+  await inflateEntry(
+    archive,
+    entry,
+    (chunk) => {
+      let bytes = chunk;
+      if (pending) {
+        bytes = new Uint8Array(pending.length + chunk.length);
+        bytes.set(pending);
+        bytes.set(chunk, pending.length);
+        pending = undefined;
+      }
+      const tail = incompleteTail(bytes);
+      if (tail > 0) pending = bytes.slice(bytes.length - tail);
+      onText(decoder.decode(bytes.subarray(0, bytes.length - tail)));
+    },
+    between,
+  );
+  if (pending) onText(decoder.decode(pending));
 }
