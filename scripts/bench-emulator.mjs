@@ -25,7 +25,9 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const emu = await startEmulator({ timeScale: 0, quiet: true, seed: 42 });
+// BENCH_DATA_DIR=<dir> also measures persistence (the donation log and snapshot) into that folder.
+const dataDir = process.env.BENCH_DATA_DIR;
+const emu = await startEmulator({ timeScale: 0, quiet: true, seed: 42, ...(dataDir ? { dataDir } : {}) });
 try {
   const auth = {};
   // Tokens live 3600 virtual seconds; the benchmark jumps a day ahead, so it renews like a client would.
@@ -127,5 +129,7 @@ try {
   );
   console.log(`  peak RSS: ${fmt(rssMb)} MB`);
 } finally {
+  const t = performance.now();
   await emu.close();
+  if (dataDir) console.log(`  close with state saved to ${dataDir}: ${fmt(ms(t))} ms`);
 }
