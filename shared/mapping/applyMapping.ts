@@ -63,7 +63,7 @@ export interface ApplyOptions {
 
 const compiledCache = new WeakMap<
   MappingTemplate,
-  { headers: readonly string[]; compiled: CompiledMapping }
+  { headers: readonly string[]; referenceKey: string | undefined; compiled: CompiledMapping }
 >();
 
 function sameHeaders(a: readonly string[], b: readonly string[]): boolean {
@@ -76,6 +76,7 @@ function sameHeaders(a: readonly string[], b: readonly string[]): boolean {
 function compiledFor(
   headers: readonly string[],
   mapping: MappingTemplate | CompiledMapping,
+  referenceKey: string | undefined,
 ): CompiledMapping {
   if ('kind' in mapping && mapping.kind === 'compiled') return mapping;
   const template = mapping as MappingTemplate;
