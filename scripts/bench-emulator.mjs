@@ -35,7 +35,11 @@ try {
     const res = await fetch(emu.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: emu.clientId, client_secret: emu.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: emu.clientId,
+        client_secret: emu.clientSecret,
+      }),
     });
     auth.authorization = `Bearer ${(await res.json()).access_token}`;
   };
@@ -48,7 +52,12 @@ try {
     type: 'donations',
     attributes: {
       destination: { recipientId: causes[i % causes.length] },
-      funds: { paymentType: 'DONATION_REPORT', currencyCode: 'USD', amount: 100 + (i % 5000), source: 'COMPANY' },
+      funds: {
+        paymentType: 'DONATION_REPORT',
+        currencyCode: 'USD',
+        amount: 100 + (i % 5000),
+        source: 'COMPANY',
+      },
       donor: { receipted: i % 3 === 0, fullName: `Donor ${i}`, email: `donor${i}@example.com` },
       metadata: { row: String(i + 1), costCentre: `CC-${i % 97}` },
     },
@@ -57,17 +66,21 @@ try {
   const file = await promisify(gzip)(json);
   const buildMs = ms(t);
 
-  const intent = (await (await fetch(`${emu.apiBaseUrl}/donations/bulk-intents`, { method: 'POST', headers: auth })).json()).data;
+  const intent = (
+    await (await fetch(`${emu.apiBaseUrl}/donations/bulk-intents`, { method: 'POST', headers: auth })).json()
+  ).data;
   t = performance.now();
   const form = new FormData();
   for (const [name, value] of Object.entries(intent.attributes.fields)) form.append(name, value);
   form.append('file', new Blob([file], { type: 'application/gzip' }), 'donations.json.gz');
   const uploadRes = await fetch(intent.attributes.url, { method: 'POST', body: form });
-  if (uploadRes.status !== 204) throw new Error(`upload failed: ${uploadRes.status} ${await uploadRes.text()}`);
+  if (uploadRes.status !== 204)
+    throw new Error(`upload failed: ${uploadRes.status} ${await uploadRes.text()}`);
   const uploadMs = ms(t);
 
   const status = async () =>
-    (await (await fetch(`${emu.apiBaseUrl}/donations/bulk-intents/${intent.id}`, { headers: auth })).json()).data;
+    (await (await fetch(`${emu.apiBaseUrl}/donations/bulk-intents/${intent.id}`, { headers: auth })).json())
+      .data;
   // Validation falls due 60-180 virtual seconds after upload; processing after that.
   t = performance.now();
   await emu.advance(180);
@@ -82,7 +95,8 @@ try {
   const processMs = ms(t);
   await renewToken();
   const processed = await status();
-  if (processed.attributes.status !== 'PROCESSED') throw new Error(`expected PROCESSED, got ${processed.attributes.status}`);
+  if (processed.attributes.status !== 'PROCESSED')
+    throw new Error(`expected PROCESSED, got ${processed.attributes.status}`);
 
   // Walk the whole bulk once, keeping every cursor for the concurrent phase.
   t = performance.now();
@@ -118,11 +132,17 @@ try {
 
   const rssMb = process.resourceUsage().maxRSS / 1024;
   console.log(`emulator benchmark (${fmt(ROWS)} donations, Node ${process.version})`);
-  console.log(`  bulk file: ${fmt(json.length / 1e6)} MB JSON, ${fmt(file.length / 1e6)} MB gzip, built in ${fmt(buildMs)} ms`);
+  console.log(
+    `  bulk file: ${fmt(json.length / 1e6)} MB JSON, ${fmt(file.length / 1e6)} MB gzip, built in ${fmt(buildMs)} ms`,
+  );
   console.log(`  upload (multipart to upload host): ${fmt(uploadMs)} ms`);
   console.log(`  validation: ${fmt(validateMs)} ms (${fmt(ROWS / (validateMs / 1000))} rows/s)`);
-  console.log(`  processing (donations created): ${fmt(processMs)} ms (${fmt(ROWS / (processMs / 1000))} rows/s)`);
-  console.log(`  list walk, page[size]=250: ${cursors.length} pages in ${fmt(walkMs)} ms (${fmt(ROWS / (walkMs / 1000))} rows/s)`);
+  console.log(
+    `  processing (donations created): ${fmt(processMs)} ms (${fmt(ROWS / (processMs / 1000))} rows/s)`,
+  );
+  console.log(
+    `  list walk, page[size]=250: ${cursors.length} pages in ${fmt(walkMs)} ms (${fmt(ROWS / (walkMs / 1000))} rows/s)`,
+  );
   console.log(
     `  ${CONCURRENT} concurrent GET /donations (page[size]=${PAGE_SIZE}): ${fmt(concurrentMs)} ms total, ` +
       `p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms, max ${fmt(latencies[latencies.length - 1])} ms`,
