@@ -12,6 +12,8 @@ describe('detectNumberStyle', () => {
     [['0,125'], 'comma-decimal'],
     [['25,-'], 'comma-decimal'],
     [['1,234', '1.234'], 'dot-decimal'],
+    [['1.234', '2.500', '25'], 'comma-decimal'],
+    [['1,234', '2,500'], 'dot-decimal'],
     [[25.5, 100, '25'], 'dot-decimal'],
     [[], 'dot-decimal'],
     [['€ 10,00', '€ 12,50', '1.000'], 'comma-decimal'],

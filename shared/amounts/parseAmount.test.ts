@@ -79,7 +79,11 @@ describe('parseAmount accepts what people type', () => {
 
   it('notes spreadsheet float noise instead of hiding it', () => {
     const result = parseAmount(0.1 + 0.2, 'USD');
-    expect(result.ok && result.notes[0]?.code).toBe('AMOUNT_FLOAT_ARTEFACT');
+    expect(result.ok && result.notes[0]).toEqual({
+      code: 'AMOUNT_FLOAT_ARTEFACT',
+      message:
+        'Amount 0.30000000000000004 carries spreadsheet rounding noise; it was read as 0.30, the value the sheet shows.',
+    });
     expect(parseAmount(25.5, 'USD')).toMatchObject({ ok: true, notes: [] });
   });
 });

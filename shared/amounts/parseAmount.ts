@@ -2,7 +2,7 @@ import { currencyDigits, isCurrencyCode } from './currencies';
 import { currenciesForSymbol } from './currencySymbols';
 import { parseDecimalText } from './decimalText';
 import { decimalPartsOfNumber, withoutFloatArtefact } from './numberInput';
-import { roundedSuggestion, toMinorUnits } from './toMinorUnits';
+import { minorToDecimalString, roundedSuggestion, toMinorUnits } from './toMinorUnits';
 import type {
   AmountErrorCode,
   AmountNote,
@@ -131,7 +131,7 @@ export function parseAmount(
       minor = retried;
       notes.push({
         code: 'AMOUNT_FLOAT_ARTEFACT',
-        message: `Amount ${quoted} carries spreadsheet rounding noise; it was read as the value the sheet shows.`,
+        message: `Amount ${quoted} carries spreadsheet rounding noise; it was read as ${unit === 'major' ? minorToDecimalString(retried.minor, digits) : retried.minor}, the value the sheet shows.`,
       });
     }
   }
