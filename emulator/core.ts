@@ -39,6 +39,7 @@ export interface CoreOptions {
   dataDir?: string;
   clientId: string;
   clientSecret: string;
+  quiet?: boolean;
 }
 
 /** Everything the service knows, plus the virtual clock that drives it. */
@@ -182,7 +183,20 @@ export class Core {
         }
       }
       if (!next) return;
-      this.runBulkStep(next);
+      try {
+        this.runBulkStep(next);
+      } catch (error) {
+        // One broken bulk must not make every later request fail: park it in ERROR and go on.
+        if (!this.options.quiet) console.error(`emulator: bulk ${next.id} step failed`, error);
+        next.status = 'ERROR';
+        next.updatedAt = next.nextStepAt ?? now;
+        next.nextStepAt = null;
+        next.error = {
+          form: 'file',
+          detail: 'The emulator failed to process this file.',
+          fileName: 'donations.gz',
+        };
+      }
       this.markDirty();
     }
   }
@@ -210,7 +224,17 @@ export class Core {
     // Coalesce bursts of changes into one snapshot; close() flushes whatever is pending.
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      this.save();
+      // A failed background save (disk full, folder removed) must not bring down the host process,
+      // which may be the app's main process; report it and try again later.
+      try {
+        this.save();
+      } catch (error) {
+        if (!this.options.quiet) console.error(`emulator: could not save state: ${(error as Error).message}`);
+        this.saveTimer = setTimeout(() => {
+          this.saveTimer = undefined;
+          this.markDirty();
+        }, 5000);
+      }
     }, 200);
   }
 

@@ -67,6 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     timeScale,
     clientId,
     clientSecret,
+    quiet: options.quiet ?? false,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
   core.runBulkStep = (bulk) => runBulkStep(core, bulk);
@@ -180,7 +181,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   urls.program = `${urls.api}/program`;
 
   // With a running clock, bulk steps fall due between requests; run them so the saved state keeps up.
-  const ticker = timeScale > 0 ? setInterval(() => core.runDue(), 1000) : undefined;
+  const ticker =
+    timeScale > 0
+      ? setInterval(() => {
+          try {
+            core.runDue();
+          } catch (error) {
+            if (!options.quiet) console.error('emulator: background step failed', error);
+          }
+        }, 1000)
+      : undefined;
   ticker?.unref();
 
   let closed = false;
