@@ -1,7 +1,7 @@
 import { decodeXmlText, detach } from './xmlText';
 
 /** Concatenates the `<t>` runs of one rich-text item, leaving out phonetic guides (`<rPh>`). */
-function richText(xml: string, start: number, end: number): string {
+export function richText(xml: string, start: number, end: number): string {
   let text = '';
   let at = start;
   while (at < end) {

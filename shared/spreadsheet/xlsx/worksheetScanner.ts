@@ -4,6 +4,7 @@ import { formatNumericText } from '../cells/numberText';
 import type { MergedRange, SheetRow } from '../types';
 import { NumberDisplay } from './cellStyles';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
+import { richText } from './sharedStrings';
 import { decodeXmlText, detach } from './xmlText';
 
 const SPACE = 32;
@@ -357,33 +358,9 @@ export class WorksheetScanner {
     }
   }
 
-  /** `<is>` text: one `<t>` or rich-text runs; phonetic guides (`<rPh>`) are left out. */
+  /** `<is>` text: one `<t>` or rich-text runs, phonetic guides left out, as in shared strings. */
   private inlineText(text: string, start: number, end: number): string {
-    let value = '';
-    let at = start;
-    for (;;) {
-      const open = text.indexOf('<t', at);
-      if (open === -1 || open >= end) break;
-      const next = text.charCodeAt(open + 2);
-      if (!isNameEnd(next)) {
-        at = open + 2;
-        continue;
-      }
-      const phonetic = text.lastIndexOf('<rPh', open);
-      if (phonetic >= start && text.indexOf('</rPh>', phonetic) > open) {
-        at = text.indexOf('</rPh>', phonetic) + 6;
-        continue;
-      }
-      const tagEnd = text.indexOf('>', open);
-      if (text.charCodeAt(tagEnd - 1) === SLASH) {
-        at = tagEnd + 1;
-        continue;
-      }
-      const close = text.indexOf('</t>', tagEnd);
-      const stop = close === -1 || close > end ? end : close;
-      value += text.slice(tagEnd + 1, stop);
-      at = stop + 4;
-    }
+    const value = richText(text, start, end);
     return value === '' ? '' : detach(decodeXmlText(value));
   }
 }
