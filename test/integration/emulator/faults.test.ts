@@ -66,6 +66,18 @@ describe('fault injection', () => {
     expect((await h.control('clock')).status).toBe(200);
   });
 
+  it('applies to the upload host as well (object-store style XML errors)', async () => {
+    const intent = await createIntent(h);
+    await h.control('faults', { error500Rate: 1 });
+    const failed = await upload(intent, bulkFile([donation('840-123456789')]));
+    expect(failed.status).toBe(500);
+    expect(failed.text).toMatch(/<Code>InternalError<\/Code>/);
+    await h.control('faults', { error500Rate: 0, dropRate: 1 });
+    await expect(upload(intent, bulkFile([donation('840-123456789')]))).rejects.toThrow();
+    await h.control('faults', { dropRate: 0 });
+    expect((await upload(intent, bulkFile([donation('840-123456789')]))).status).toBe(204);
+  });
+
   it('drops connections', async () => {
     await h.control('faults', { dropRate: 1 });
     await expect(h.api('GET', '/payments/ping')).rejects.toThrow();
