@@ -10,6 +10,7 @@ import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
 import { WorkspaceStore } from './workspaces/workspaceStore';
 import { TemplateStore } from './templates/templateStore';
+import { createUploadServices } from './upload';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -71,6 +72,14 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const events = new EventBus();
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'));
   const templates = new TemplateStore(platform.dataDir);
+  const upload = createUploadServices({
+    dataDir: platform.dataDir,
+    environments,
+    workspaces,
+    events,
+    platform,
+    ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+  });
 
   const services: Services = {
     'app.info': async () => ({
@@ -135,7 +144,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     'templates.list': () => templates.list(),
     'templates.save': ({ name, template }) => templates.save(name, template),
     'templates.delete': ({ name }) => templates.remove(name),
+    ...upload.handlers,
   };
+  upload.resume();
 
   return {
     services,
@@ -143,6 +154,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     settings,
     environments,
     workspaces,
-    close: () => environments.close(),
+    close: async () => {
+      await upload.close();
+      await environments.close();
+    },
   };
 }

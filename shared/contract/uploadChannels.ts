@@ -1,10 +1,153 @@
 import { z } from 'zod';
 
+const workspaceId = z.string().regex(/^[a-z0-9-]{8,64}$/, 'Not a workspace id.');
+const intentId = z.string().min(1).max(200);
+
+export const currencyTotalSchema = z.object({
+  currencyCode: z.string(),
+  count: z.number().int().nonnegative(),
+  /** Sum in minor units. */
+  amount: z.number().int(),
+});
+
+/** Where an intent stands: the local steps before the service knows it, then the service's own statuses. */
+export const intentStateSchema = z.enum([
+  'creating',
+  'pending',
+  'uploading',
+  'UPLOADED',
+  'VALIDATED',
+  'PROCESSING',
+  'PROCESSED',
+  'ERROR',
+  /** Never received a file (creation unconfirmed, address expired, or the app stopped before the upload). */
+  'abandoned',
+]);
+export type IntentState = z.infer<typeof intentStateSchema>;
+
+export const timelineEntrySchema = z.object({
+  state: intentStateSchema,
+  at: z.string(),
+  note: z.string().optional(),
+});
+
+export const intentViewSchema = z.object({
+  /** The service's bulk intent id, or a local attempt id while the service has not confirmed one. */
+  intentId: z.string(),
+  serviceId: z.string().nullable(),
+  uploadId: z.string(),
+  workspaceId: z.string(),
+  /** 0-based part of the upload (a large upload is split into several files). */
+  part: z.number().int().nonnegative(),
+  parts: z.number().int().positive(),
+  state: intentStateSchema,
+  rows: z.number().int().nonnegative(),
+  totals: z.array(currencyTotalSchema),
+  fileHash: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  counts: z.object({
+    uploaded: z.number().int().optional(),
+    accepted: z.number().int().optional(),
+    invalid: z.number().int().optional(),
+  }),
+  /** Rows known to have a donation from this intent (all rows once PROCESSED), null while unknown. */
+  donations: z.number().int().nullable(),
+  error: z.object({ code: z.string(), title: z.string(), detail: z.string() }).nullable(),
+  timeline: z.array(timelineEntrySchema),
+  /** The failed intent this one corrects, and the upload that corrected this one. */
+  corrects: z.string().nullable(),
+  correctedByUpload: z.string().nullable(),
+});
+export type IntentView = z.infer<typeof intentViewSchema>;
+
+export const uploadViewSchema = z.object({
+  uploadId: z.string(),
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  createdAt: z.string(),
+  rows: z.number().int().nonnegative(),
+  totals: z.array(currencyTotalSchema),
+  /** sending: some part has no file at the service yet; following: all sent, some not final. */
+  state: z.enum(['sending', 'following', 'processed', 'error', 'stopped']),
+  stoppedReason: z.string().nullable(),
+  corrects: z.string().nullable(),
+  intents: z.array(intentViewSchema),
+});
+export type UploadView = z.infer<typeof uploadViewSchema>;
+
+export const duplicateFlagSchema = z.object({
+  rowKey: z.number().int(),
+  row: z.number().int().nullable(),
+  /** The earlier intent (service id when known) and when it went out. */
+  intentId: z.string(),
+  sentAt: z.string(),
+});
+
+export const uploadIssueSchema = z.object({
+  rowKey: z.number().int().nullable(),
+  /** The source spreadsheet's row number; null for a file-level error or a row added in the app. */
+  row: z.number().int().nullable(),
+  column: z.string().nullable(),
+  columnIndex: z.number().int().nullable(),
+  field: z.string(),
+  code: z.string(),
+  title: z.string(),
+  detail: z.string(),
+});
+export type UploadIssue = z.infer<typeof uploadIssueSchema>;
+
+export const uploadErrorsSchema = z.object({
+  intentId: z.string(),
+  status: intentStateSchema,
+  form: z.enum(['donations', 'file']),
+  issues: z.array(uploadIssueSchema),
+  /** Rows of this intent that did get a donation (partial extraction); they are never sent again. */
+  rowsWithDonation: z.number().int().nonnegative(),
+});
+export type UploadErrors = z.infer<typeof uploadErrorsSchema>;
+
 /**
  * Channels of the upload, follow and repair flow (bulk intents, ledger, error files).
  * Spread into `channels` in channels.ts.
  */
-export const uploadChannels = {} as const satisfies Record<
-  string,
-  { request: z.ZodType; response: z.ZodType }
->;
+export const uploadChannels = {
+  /** Re-validates the workspace and says what an upload would send: counts, totals, duplicate-guard flags. */
+  'upload.preview': {
+    request: z.object({ workspaceId }).strict(),
+    response: z.object({
+      rows: z.number().int().nonnegative(),
+      valid: z.number().int().nonnegative(),
+      invalid: z.number().int().nonnegative(),
+      totals: z.array(currencyTotalSchema),
+      duplicates: z.array(duplicateFlagSchema),
+      /** How many files (intents) the upload would be split into. */
+      parts: z.number().int().nonnegative(),
+      mappingProblems: z.array(z.string()),
+    }),
+  },
+  /** Validates, builds, compresses and sends the workspace's valid rows; resolves once every file is at the service. */
+  'upload.start': {
+    request: z
+      .object({
+        workspaceId,
+        /** Send rows the duplicate guard flagged: all of them, or these row keys. */
+        confirmDuplicates: z.union([z.literal('all'), z.array(z.number().int()).max(1_000_000)]).optional(),
+        /** Leave out rows with errors instead of refusing the upload. */
+        skipInvalid: z.boolean().optional(),
+      })
+      .strict(),
+    response: z.object({ uploadId: z.string(), upload: uploadViewSchema, problems: z.array(z.string()) }),
+  },
+  'upload.list': { request: z.object({}).strict(), response: z.array(uploadViewSchema) },
+  'upload.get': { request: z.object({ intentId }).strict(), response: intentViewSchema },
+  /** Asks the service now instead of waiting for the next poll. */
+  'upload.refresh': { request: z.object({ intentId }).strict(), response: intentViewSchema },
+  /** The error file of an intent in ERROR, each error mapped to its row and cell. */
+  'upload.errors': { request: z.object({ intentId }).strict(), response: uploadErrorsSchema },
+  /** Re-validates and sends, as a new upload linked to the failed intent, only its rows that have no donation. */
+  'upload.resend': {
+    request: z.object({ intentId, skipInvalid: z.boolean().optional() }).strict(),
+    response: z.object({ uploadId: z.string(), upload: uploadViewSchema, problems: z.array(z.string()) }),
+  },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

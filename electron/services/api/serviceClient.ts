@@ -1,0 +1,347 @@
+import type { z } from 'zod';
+import { DeskFailure } from '../../../shared/result';
+import {
+  bulkIntentResponseSchema,
+  donationListResponseSchema,
+  type BulkIntentResource,
+  type DonationResource,
+} from '../../../shared/bulk-file/serviceSchemas';
+import type { ResolvedEnvironment } from '../environments';
+import { retryDelay, parseRetryAfter, type BackoffPolicy } from './backoff';
+import { safeOrigin } from './tokenClient';
+import { buildMultipart } from './multipart';
+
+export interface RetryOptions extends BackoffPolicy {
+  /** Attempts in all for an idempotent call (the first plus retries). */
+  attempts: number;
+}
+
+export interface ServiceClientOptions {
+  fetchImpl?: typeof fetch;
+  retry?: Partial<RetryOptions>;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Per-request time limit. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+  attempts: 6,
+  baseMs: 500,
+  maxMs: 30_000,
+  maxRetryAfterMs: 120_000,
+};
+
+/** How a call that reached no clear answer ended, for the caller to decide what happened. */
+export type UploadOutcome =
+  | { kind: 'uploaded' }
+  /** 403 from the upload host: address expired, or already used (an earlier attempt may have landed). */
+  | { kind: 'refused'; status: number }
+  /** Dropped connection or 5xx after the body went out: the file may or may not have arrived. */
+  | { kind: 'ambiguous'; reason: string }
+  /** 429/503: the host asked to come back later; the file was not taken. */
+  | { kind: 'later'; retryAfterMs: number | undefined; status: number }
+  | { kind: 'rejected'; status: number; message: string };
+
+const sleepReal = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Connection errors that prove the request never left (nothing can have happened at the service). */
+function neverSent(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code);
+}
+
+/** The service's own words for a failure, when its body is a JSON:API error list; never the raw body. */
+async function serviceMessage(response: Response): Promise<string> {
+  try {
+    const body: unknown = await response.json();
+    const errors = (body as { errors?: unknown }).errors;
+    const first: unknown = Array.isArray(errors) ? errors[0] : errors;
+    if (first && typeof first === 'object') {
+      const e = first as { title?: unknown; detail?: unknown };
+      const parts = [e.title, e.detail].filter((p): p is string => typeof p === 'string' && p !== '');
+      if (parts.length) return parts.join(': ').slice(0, 300);
+    }
+  } catch {
+    // Not JSON: the status alone is reported.
+  }
+  return '';
+}
+
+interface CallSpec {
+  /** Named in every message: "creating a bulk intent (POST /donations/bulk-intents)". */
+  name: string;
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string;
+  /** GETs may be repeated freely; a POST that creates something never blindly. */
+  idempotent: boolean;
+}
+
+/**
+ * The giving service as main uses it for bulk uploads. Every call carries the bearer token and is
+ * retried once with a fresh token after a 401; idempotent calls are retried with backoff on 429,
+ * 5xx and dropped connections (honouring Retry-After); a non-idempotent POST is retried only when
+ * the answer proves it was not acted on (401, 429, or a connection that never opened) and otherwise
+ * fails with code AMBIGUOUS so the caller finds out what happened before doing anything else.
+ * Every answer is parsed with zod; the token and signed addresses never appear in a message.
+ */
+export class ServiceClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly retry: RetryOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly environment: () => Promise<ResolvedEnvironment>,
+    options: ServiceClientOptions = {},
+  ) {
+    this.fetchImpl = options.fetchImpl ?? fetch;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? sleepReal;
+    this.random = options.random ?? Math.random;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  async createIntent(): Promise<BulkIntentResource> {
+    const env = await this.environment();
+    const body = await this.call(
+      {
+        name: 'creating a bulk intent (POST /donations/bulk-intents)',
+        method: 'POST',
+        url: `${env.info.baseUrl}/donations/bulk-intents`,
+        body: JSON.stringify({ data: { type: 'bulkDonationIntent', attributes: {} } }),
+        idempotent: false,
+      },
+      bulkIntentResponseSchema,
+    );
+    const intent = body.data;
+    if (!intent.attributes.url || !intent.attributes.fields) {
+      throw new DeskFailure(
+        'BAD_RESPONSE',
+        'The service created a bulk intent without an upload address (POST /donations/bulk-intents).',
+      );
+    }
+    return intent;
+  }
+
+  async getIntent(id: string): Promise<BulkIntentResource> {
+    const env = await this.environment();
+    const body = await this.call(
+      {
+        name: 'reading a bulk intent (GET /donations/bulk-intents/{id})',
+        method: 'GET',
+        url: `${env.info.baseUrl}/donations/bulk-intents/${encodeURIComponent(id)}`,
+        idempotent: true,
+      },
+      bulkIntentResponseSchema,
+    );
+    return body.data;
+  }
+
+  /** Every donation a bulk created, following links.next until the range is no longer truncated. */
+  async listBulkDonations(bulkId: string): Promise<DonationResource[]> {
+    const env = await this.environment();
+    const all: DonationResource[] = [];
+    let url: string | null =
+      `${env.info.baseUrl}/donations?${new URLSearchParams({ 'filter[bulk]': bulkId, 'page[size]': '250' })}`;
+    const seen = new Set<string>();
+    while (url) {
+      if (seen.has(url)) {
+        throw new DeskFailure('BAD_RESPONSE', 'The donation list (GET /donations) sent the same page twice.');
+      }
+      seen.add(url);
+      const page: z.infer<typeof donationListResponseSchema> = await this.call(
+        { name: 'listing a bulk’s donations (GET /donations)', method: 'GET', url, idempotent: true },
+        donationListResponseSchema,
+      );
+      all.push(...page.data);
+      const next = page.links?.next;
+      url =
+        page.meta.page?.rangeTruncated === true && next ? new URL(next, env.info.baseUrl).toString() : null;
+    }
+    return all;
+  }
+
+  /**
+   * The multipart POST of a bulk file to the intent's upload address: the fields under their own
+   * names in the order given, `file` last. One attempt: the caller checks the intent before any other.
+   */
+  async uploadFile(
+    url: string,
+    fields: Record<string, string>,
+    file: Uint8Array,
+    onBytes?: (sent: number, total: number) => void,
+  ): Promise<UploadOutcome> {
+    const body = buildMultipart(Object.entries(fields), {
+      field: 'file',
+      fileName: 'donations.json.gz',
+      contentType: 'application/gzip',
+      data: file,
+    });
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method: 'POST',
+        headers: { 'content-type': body.contentType, 'content-length': String(body.length) },
+        body: body.stream(onBytes),
+        duplex: 'half',
+        signal: AbortSignal.timeout(Math.max(this.timeoutMs, 10 * 60_000)),
+      } as RequestInit);
+    } catch (error) {
+      if (neverSent(error)) return { kind: 'later', retryAfterMs: undefined, status: 0 };
+      return { kind: 'ambiguous', reason: 'the connection to the upload address closed before an answer' };
+    }
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status === 204 || response.status === 200 || response.status === 201)
+      return { kind: 'uploaded' };
+    if (response.status === 403) return { kind: 'refused', status: 403 };
+    if (response.status === 429 || response.status === 503) {
+      return {
+        kind: 'later',
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        status: response.status,
+      };
+    }
+    if (response.status >= 500)
+      return { kind: 'ambiguous', reason: `the upload address answered ${response.status}` };
+    return {
+      kind: 'rejected',
+      status: response.status,
+      message: `The upload address ${safeOrigin(url)} refused the file (${response.status}).`,
+    };
+  }
+
+  /**
+   * Downloads an error file from its signed, time-limited address (no bearer token: it is another
+   * host). Returns null on 403, meaning the address lapsed and a fresh one must be read from the intent.
+   */
+  async downloadErrorFile(href: string): Promise<Buffer | null> {
+    for (let attempt = 0; ; attempt++) {
+      let response: Response | null = null;
+      try {
+        response = await this.fetchImpl(href, { method: 'GET', signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch {
+        response = null;
+      }
+      if (response && response.ok) return Buffer.from(await response.arrayBuffer());
+      if (response?.status === 403) {
+        await response.arrayBuffer().catch(() => undefined);
+        return null;
+      }
+      const retryable = !response || response.status === 429 || response.status >= 500;
+      if (!retryable || attempt + 1 >= this.retry.attempts) {
+        throw new DeskFailure(
+          response ? 'SERVICE_UNAVAILABLE' : 'NETWORK',
+          `Downloading the error file from ${safeOrigin(href)} failed${response ? ` (${response.status})` : ''}. Try again later.`,
+        );
+      }
+      const after = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+      await response?.arrayBuffer().catch(() => undefined);
+      await this.sleep(retryDelay(attempt, this.retry, after, this.random));
+    }
+  }
+
+  private async call<S extends z.ZodType>(spec: CallSpec, schema: S): Promise<z.infer<S>> {
+    const env = await this.environment();
+    let refreshedToken = false;
+    for (let attempt = 0; ; attempt++) {
+      const token = await env.tokens.accessToken();
+      let response: Response;
+      try {
+        response = await this.fetchImpl(spec.url, {
+          method: spec.method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'application/vnd.api+json, application/json',
+            ...(spec.body !== undefined ? { 'content-type': 'application/vnd.api+json' } : {}),
+          },
+          ...(spec.body !== undefined ? { body: spec.body } : {}),
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        const safeToRepeat = spec.idempotent || neverSent(error);
+        if (!safeToRepeat) {
+          throw new DeskFailure(
+            'AMBIGUOUS',
+            `The connection closed while ${spec.name}; the service may or may not have acted on it.`,
+          );
+        }
+        if (attempt + 1 >= this.retry.attempts) {
+          throw new DeskFailure(
+            'NETWORK',
+            `Could not reach the service at ${safeOrigin(env.info.baseUrl)} while ${spec.name}. Check the network connection; the work resumes when it is back.`,
+          );
+        }
+        await this.sleep(retryDelay(attempt, this.retry, undefined, this.random));
+        continue;
+      }
+
+      if (response.status === 401 && !refreshedToken) {
+        // A revoked or expired token: the service refused before acting, so one retry with a new one is safe.
+        await response.arrayBuffer().catch(() => undefined);
+        env.tokens.invalidate();
+        refreshedToken = true;
+        attempt--;
+        continue;
+      }
+      if (response.status === 401 || response.status === 403) {
+        await response.arrayBuffer().catch(() => undefined);
+        throw new DeskFailure(
+          'AUTH_FAILED',
+          `The service refused access while ${spec.name} (${response.status}). Check the credentials in Settings.`,
+          { status: response.status },
+        );
+      }
+      const retryable = response.status === 429 || response.status >= 500;
+      if (retryable) {
+        const after = parseRetryAfter(response.headers.get('retry-after'));
+        const message = await serviceMessage(response);
+        // 429 is a refusal before any work; a 5xx to a POST may have come after the work was done.
+        const safeToRepeat = spec.idempotent || response.status === 429;
+        if (!safeToRepeat) {
+          throw new DeskFailure(
+            'AMBIGUOUS',
+            `The service answered ${response.status} while ${spec.name}; it may or may not have acted on it.`,
+            { status: response.status },
+          );
+        }
+        if (attempt + 1 >= this.retry.attempts) {
+          throw new DeskFailure(
+            'SERVICE_UNAVAILABLE',
+            `The service kept answering ${response.status} while ${spec.name}${message ? ` (${message})` : ''}. Try again later; the work resumes by itself.`,
+            { status: response.status },
+          );
+        }
+        await this.sleep(retryDelay(attempt, this.retry, after, this.random));
+        continue;
+      }
+      if (!response.ok) {
+        const message = await serviceMessage(response);
+        throw new DeskFailure(
+          response.status === 404 ? 'NOT_FOUND' : 'REJECTED',
+          `The service refused ${spec.name} (${response.status})${message ? `: ${message}` : '.'}`,
+          { status: response.status },
+        );
+      }
+      let json: unknown;
+      try {
+        json = await response.json();
+      } catch {
+        throw new DeskFailure('BAD_RESPONSE', `The service’s answer to ${spec.name} is not JSON.`);
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        const first = parsed.error.issues[0];
+        const where = first ? ` (${first.path.map(String).join('.') || 'top'}: ${first.message})` : '';
+        throw new DeskFailure(
+          'BAD_RESPONSE',
+          `The service’s answer to ${spec.name} has an unexpected shape${where}.`,
+        );
+      }
+      return parsed.data;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
+
+export interface SentRecord {
+  /** The service's intent id when known, else the local attempt id, else the upload id. */
+  intentId: string;
+  sentAt: string;
+}
+
+/**
+ * The rows of a part that have gone out, or will go out when the app resumes, as far as the ledger
+ * knows. A part whose current intent ended in ERROR counts only the rows that did get a donation
+ * (none for a rejected file; some after a partial extraction). When that is not known yet, every
+ * row counts: the guard errs towards asking.
+ */
+export function rowsOut(
+  group: LedgerGroup,
+  partIndex: number,
+  intents: readonly LedgerIntent[],
+): Set<number> | 'all' {
+  const mine = intents.filter(
+    (i) => i.groupId === group.id && i.part === partIndex && i.state !== 'abandoned',
+  );
+  const current = mine.at(-1);
+  if (!current) return group.stopped ? new Set() : 'all';
+  if (current.state === 'ERROR') return current.donationRowKeys ? new Set(current.donationRowKeys) : 'all';
+  return 'all';
+}
+
+/** Fingerprint → the first intent that sent it, over the whole ledger. */
+export function sentFingerprints(
+  groups: readonly LedgerGroup[],
+  intents: readonly LedgerIntent[],
+): Map<string, SentRecord> {
+  const sent = new Map<string, SentRecord>();
+  for (const group of groups) {
+    for (const part of group.parts) {
+      const out = rowsOut(group, part.index, intents);
+      const current = intents
+        .filter((i) => i.groupId === group.id && i.part === part.index && i.state !== 'abandoned')
+        .at(-1);
+      const record: SentRecord = {
+        intentId: current?.serviceId ?? current?.attemptId ?? group.id,
+        sentAt: current?.createdAt ?? group.createdAt,
+      };
+      part.fingerprints.forEach((fingerprint, i) => {
+        const key = part.rowKeys[i] as number;
+        if (out !== 'all' && !out.has(key)) return;
+        if (!sent.has(fingerprint)) sent.set(fingerprint, record);
+      });
+    }
+  }
+  return sent;
+}

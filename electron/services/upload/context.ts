@@ -1,0 +1,55 @@
+import type { IntentState } from '../../../shared/contract/uploadChannels';
+import type { EventBus } from '../eventBus';
+import type { PlatformAdapter } from '../platform';
+import type { WorkspaceStore } from '../workspaces/workspaceStore';
+import type { Environments } from '../environments';
+import type { ServiceClient } from '../api/serviceClient';
+import type { LedgerStore } from '../ledger/ledgerStore';
+import type { LedgerIntent } from '../ledger/ledgerSchema';
+import type { BackoffPolicy } from '../api/backoff';
+import { intentView } from './views';
+
+export interface PollPolicy {
+  /** First delay after a change (a few seconds). */
+  minMs: number;
+  /** Longest delay between polls (about a minute). */
+  maxMs: number;
+  factor: number;
+}
+
+/** What the sender, follower and repair share: the ledger, the service, the clock and the event bus. */
+export interface UploadContext {
+  ledger: LedgerStore;
+  client: ServiceClient;
+  events: EventBus;
+  workspaces: WorkspaceStore;
+  environments: Environments;
+  platform: PlatformAdapter;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  retry: BackoffPolicy;
+  poll: PollPolicy;
+  limits: { maxRows: number; maxBytes: number };
+}
+
+/**
+ * Writes a changed intent durably, adds a timeline entry when its state moved, and tells the
+ * renderer. Every state change goes through here, so the ledger is always ahead of what was shown.
+ */
+export async function saveIntent(
+  ctx: UploadContext,
+  intent: LedgerIntent,
+  change: Partial<Omit<LedgerIntent, 'attemptId' | 'groupId' | 'part' | 'timeline'>> & { note?: string },
+): Promise<LedgerIntent> {
+  const at = new Date(ctx.now()).toISOString();
+  const { note, ...fields } = change;
+  const next: LedgerIntent = { ...intent, ...fields, updatedAt: at };
+  const moved: IntentState | undefined =
+    fields.state !== undefined && fields.state !== intent.state ? fields.state : undefined;
+  if (moved) next.timeline = [...intent.timeline, { state: moved, at, ...(note ? { note } : {}) }];
+  else if (note) next.timeline = [...intent.timeline, { state: next.state, at, note }];
+  await ctx.ledger.putIntent(next);
+  const group = ctx.ledger.group(next.groupId);
+  if (group) ctx.events.emit('intent.updated', intentView(group, next));
+  return next;
+}

@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import type { ChannelName, Handler } from '../../../shared/contract';
+import type { uploadChannels } from '../../../shared/contract/uploadChannels';
+import type { Environments } from '../environments';
+import type { EventBus } from '../eventBus';
+import type { PlatformAdapter } from '../platform';
+import type { WorkspaceStore } from '../workspaces/workspaceStore';
+import { ServiceClient, DEFAULT_RETRY, type RetryOptions } from '../api/serviceClient';
+import { LedgerStore } from '../ledger/ledgerStore';
+import type { PollPolicy, UploadContext } from './context';
+import { UploadEngine } from './uploadEngine';
+
+type UploadChannel = keyof typeof uploadChannels & ChannelName;
+
+export interface UploadServices {
+  handlers: { [C in UploadChannel]: Handler<C> };
+  /** Resume sending and following every unfinished upload in the ledger (call once after start). */
+  resume(): void;
+  /** Resolves when every upload in the ledger has reached PROCESSED or ERROR (CLI --wait, tests). */
+  waitUntilSettled(options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface UploadDeps {
+  dataDir: string;
+  environments: Environments;
+  workspaces: WorkspaceStore;
+  events: EventBus;
+  platform: PlatformAdapter;
+  fetchImpl?: typeof fetch;
+  now?: () => number;
+  /** Split above these (rows per file, bytes of JSON per file). */
+  limits?: { maxRows?: number; maxBytes?: number };
+  poll?: Partial<PollPolicy>;
+  retry?: Partial<RetryOptions>;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const DEFAULT_POLL: PollPolicy = { minMs: 3_000, maxMs: 60_000, factor: 1.6 };
+const DEFAULT_LIMITS = { maxRows: 50_000, maxBytes: 100 * 1024 * 1024 };
+
+function envNumber(env: Record<string, string | undefined> | undefined, name: string): number | undefined {
+  const value = Number(env?.[name]);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * The upload, follow and repair services. The ledger is opened on first use (it takes a lock, so
+ * a host that never uploads never holds it). Hosts may tune polling and splitting through
+ * DONATION_DESK_POLL_MIN_MS, DONATION_DESK_POLL_MAX_MS and DONATION_DESK_MAX_ROWS_PER_FILE.
+ */
+export function createUploadServices(deps: UploadDeps): UploadServices {
+  const env = deps.platform.env;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const retry = { ...DEFAULT_RETRY, ...deps.retry };
+  const poll: PollPolicy = {
+    ...DEFAULT_POLL,
+    ...(envNumber(env, 'DONATION_DESK_POLL_MIN_MS')
+      ? { minMs: envNumber(env, 'DONATION_DESK_POLL_MIN_MS') as number }
+      : {}),
+    ...(envNumber(env, 'DONATION_DESK_POLL_MAX_MS')
+      ? { maxMs: envNumber(env, 'DONATION_DESK_POLL_MAX_MS') as number }
+      : {}),
+    ...deps.poll,
+  };
+  const limits = {
+    maxRows:
+      deps.limits?.maxRows ?? envNumber(env, 'DONATION_DESK_MAX_ROWS_PER_FILE') ?? DEFAULT_LIMITS.maxRows,
+    maxBytes: deps.limits?.maxBytes ?? DEFAULT_LIMITS.maxBytes,
+  };
+  const client = new ServiceClient(() => deps.environments.resolve(), {
+    ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}),
+    retry,
+    sleep,
+  });
+  let engine: Promise<UploadEngine> | null = null;
+  let closed = false;
+  const ready = (): Promise<UploadEngine> => {
+    engine ??= LedgerStore.open(join(deps.dataDir, 'uploads')).then((ledger) => {
+      const ctx: UploadContext = {
+        ledger,
+        client,
+        events: deps.events,
+        workspaces: deps.workspaces,
+        environments: deps.environments,
+        platform: deps.platform,
+        now: deps.now ?? Date.now,
+        sleep,
+        retry,
+        poll,
+        limits,
+      };
+      return new UploadEngine(ctx);
+    });
+    engine.catch(() => {
+      engine = null;
+    });
+    return engine;
+  };
+
+  return {
+    handlers: {
+      'upload.preview': async (input) => (await ready()).preview(input),
+      'upload.start': async (input) => (await ready()).start(input),
+      'upload.list': async () => (await ready()).list(),
+      'upload.get': async ({ intentId }) => (await ready()).get(intentId),
+      'upload.refresh': async ({ intentId }) => (await ready()).refresh(intentId),
+      'upload.errors': async ({ intentId }) => (await ready()).errors(intentId),
+      'upload.resend': async (input) => (await ready()).resend(input),
+    },
+    resume() {
+      // Errors (another process holds the ledger, the service is down) are retried or reported on use.
+      ready()
+        .then((e) => e.resume())
+        .catch(() => undefined);
+    },
+    async waitUntilSettled(options = {}) {
+      const e = await ready();
+      await e.resume();
+      while (!e.settled()) {
+        if (options.signal?.aborted || closed) return;
+        await sleep(options.pollMs ?? 250);
+      }
+    },
+    async close() {
+      closed = true;
+      const current = engine;
+      if (!current) return;
+      const e = await current.catch(() => null);
+      if (!e) return;
+      await e.close();
+      await e.ledger().close();
+    },
+  };
+}

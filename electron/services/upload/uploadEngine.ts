@@ -1,0 +1,407 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { planBulkFiles } from '../../../shared/bulk-file/serializeBulkFile';
+import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
+import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
+import { DeskFailure } from '../../../shared/result';
+import { backoffDelay } from '../api/backoff';
+import { writeFileAtomic } from '../storage/atomicFile';
+import { sentFingerprints } from '../ledger/duplicateGuard';
+import type { LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSchema';
+import { gzipBulkFile } from './compress';
+import { saveIntent, type UploadContext } from './context';
+import { IntentFollower, applyRemote, needsFollowing } from './follower';
+import { totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
+import { errorsOf, rowsWithDonation } from './repair';
+import { PartSender } from './sender';
+import { intentView, uploadView } from './views';
+
+type Stage = 'validating' | 'building' | 'compressing' | 'creating-intent' | 'uploading' | 'uploaded';
+
+/**
+ * The upload flow behind the channels: validate, build and compress, record, send, follow, repair.
+ * Starts and resends are serialized, and each upload is sent under its own lock, so no row is ever
+ * in two sends at once; everything that was promised is in the ledger before the service hears of it.
+ */
+export class UploadEngine {
+  private readonly follower: IntentFollower;
+  private readonly sender: PartSender;
+  private readonly groupLocks = new Map<string, Promise<unknown>>();
+  private startQueue: Promise<unknown> = Promise.resolve();
+  private resumeTimer: NodeJS.Timeout | null = null;
+  private resumeFailures = 0;
+  private resumeRun: Promise<void> | null = null;
+  private readonly notified = new Set<string>();
+  private closed = false;
+
+  constructor(private readonly ctx: UploadContext) {
+    this.follower = new IntentFollower(ctx, (intent) => this.finished(intent));
+    this.sender = new PartSender(
+      ctx,
+      (intent) => this.follower.follow(intent),
+      (group, part, stage, done, total) =>
+        this.progress(group.id, part, group.parts.length, stage, done, total),
+    );
+  }
+
+  private progress(
+    uploadId: string,
+    part: number,
+    parts: number,
+    stage: Stage,
+    done: number,
+    total: number | null,
+  ): void {
+    this.ctx.events.emit('upload.progress', { uploadId, part, parts, stage, done, total });
+    this.ctx.events.emit('job.progress', { jobId: uploadId, kind: 'upload', stage, done, total });
+  }
+
+  private finished(intent: LedgerIntent): void {
+    if (this.notified.has(intent.attemptId)) return;
+    this.notified.add(intent.attemptId);
+    const group = this.ctx.ledger.group(intent.groupId);
+    const name = group?.workspaceName ?? 'Upload';
+    if (intent.state === 'PROCESSED') {
+      this.ctx.platform.notify?.(
+        'Upload processed',
+        `${name}: ${intent.counts.accepted ?? group?.parts[intent.part]?.rowKeys.length ?? 0} donations accepted.`,
+      );
+    } else if (intent.state === 'ERROR') {
+      this.ctx.platform.notify?.(
+        'Upload needs attention',
+        `${name}: the service rejected bulk ${intent.serviceId ?? ''}. Open it to see the errors.`,
+      );
+    }
+  }
+
+  private withGroupLock<T>(groupId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.groupLocks.get(groupId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    this.groupLocks.set(
+      groupId,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  private serialStart<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.startQueue.then(work, work);
+    this.startQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async environmentKey(): Promise<{ id: string; baseUrl: string; emulated: boolean }> {
+    const { info } = await this.ctx.environments.resolve();
+    return { id: info.id, baseUrl: info.baseUrl, emulated: info.emulated };
+  }
+
+  /** Row keys already out (or on their way) by fingerprint, for the duplicate guard. */
+  private duplicates(ready: readonly ReadyRow[]): ChannelResponse<'upload.preview'>['duplicates'] {
+    const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents());
+    const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
+    for (const row of ready) {
+      const hit = sent.get(row.fingerprint);
+      if (hit)
+        flags.push({ rowKey: row.key, row: row.rowNumber, intentId: hit.intentId, sentAt: hit.sentAt });
+    }
+    return flags;
+  }
+
+  async preview({ workspaceId }: ChannelInput<'upload.preview'>): Promise<ChannelResponse<'upload.preview'>> {
+    const validated = validateWorkspace(await this.ctx.workspaces.read(workspaceId));
+    return {
+      rows: validated.workspace.rows.length,
+      valid: validated.ready.length,
+      invalid: validated.invalid.length,
+      totals: validated.totals,
+      duplicates: this.duplicates(validated.ready),
+      parts: validated.ready.length
+        ? planBulkFiles(
+            validated.ready.map((r) => r.donation),
+            this.ctx.limits,
+          ).length
+        : 0,
+      mappingProblems: validated.mappingProblems,
+    };
+  }
+
+  /** Refuses what must not be sent: mapping errors, invalid rows (unless skipped), unconfirmed duplicates. */
+  private admit(
+    validated: ValidatedWorkspace,
+    skipInvalid: boolean | undefined,
+    confirm: 'all' | number[] | undefined,
+  ): ReadyRow[] {
+    if (validated.mappingProblems.length) {
+      throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
+        problems: validated.mappingProblems,
+      });
+    }
+    if (validated.invalid.length && !skipInvalid) {
+      const rows = validated.invalid.slice(0, 10).map((r) => r.rowNumber ?? `new row ${r.key}`);
+      throw new DeskFailure(
+        'INVALID_ROWS',
+        `${validated.invalid.length} row(s) have errors (for example row ${rows.join(', ')}). Fix them, or choose to upload without them.`,
+        { rowKeys: validated.invalid.map((r) => r.key) },
+      );
+    }
+    const flags = this.duplicates(validated.ready);
+    const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
+    const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
+    if (unconfirmed.length) {
+      const first = unconfirmed[0] as (typeof unconfirmed)[number];
+      throw new DeskFailure(
+        'DUPLICATES',
+        `${unconfirmed.length} row(s) were already sent (for example row ${first.row ?? first.rowKey} in bulk ${first.intentId} on ${first.sentAt.slice(0, 10)}). Confirm them to send them again, or remove them.`,
+        { duplicates: unconfirmed },
+      );
+    }
+    if (validated.ready.length === 0) {
+      throw new DeskFailure('NOTHING_TO_SEND', 'There are no valid rows to upload.');
+    }
+    return validated.ready;
+  }
+
+  /** Builds, compresses and keeps each part's file, then records the upload: from here on it will be sent. */
+  private async record(
+    validated: ValidatedWorkspace,
+    rows: readonly ReadyRow[],
+    corrects: string | null,
+  ): Promise<LedgerGroup> {
+    const env = await this.environmentKey();
+    const id = randomUUID();
+    const donations = rows.map((r) => r.donation);
+    const plan = planBulkFiles(donations, this.ctx.limits);
+    const parts: LedgerPart[] = [];
+    await mkdir(join(this.ctx.ledger.dir, 'files'), { recursive: true });
+    for (const [index, slice] of plan.entries()) {
+      this.progress(id, index, plan.length, 'building', slice.start, donations.length);
+      const partRows = rows.slice(slice.start, slice.end);
+      const partDonations = donations.slice(slice.start, slice.end);
+      const compressed = await gzipBulkFile(partDonations, (done, total) =>
+        this.progress(id, index, plan.length, 'compressing', done, total),
+      );
+      const file = join('files', `${id}-${index}.json.gz`);
+      await writeFileAtomic(join(this.ctx.ledger.dir, file), compressed.gz);
+      parts.push({
+        index,
+        rowKeys: partRows.map((r) => r.key),
+        rowNumbers: partRows.map((r) => r.rowNumber),
+        fingerprints: partRows.map((r) => r.fingerprint),
+        totals: totalsOf(partDonations),
+        fileHash: compressed.sha256,
+        fileBytes: compressed.gz.length,
+        file,
+      });
+    }
+    const group: LedgerGroup = {
+      id,
+      workspaceId: validated.workspace.id,
+      workspaceName: validated.workspace.name,
+      createdAt: new Date(this.ctx.now()).toISOString(),
+      environment: env.id,
+      baseUrl: env.baseUrl,
+      referenceKey: validated.referenceKey,
+      parts,
+      corrects,
+      stopped: null,
+    };
+    await this.ctx.ledger.putGroup(group);
+    return group;
+  }
+
+  /** Sends every part not yet at the service; problems are reported and retried in the background. */
+  private async sendGroup(group: LedgerGroup): Promise<string[]> {
+    const problems: string[] = [];
+    for (const part of group.parts) {
+      try {
+        await this.withGroupLock(group.id, () =>
+          this.sender.send(this.ctx.ledger.group(group.id) ?? group, part.index),
+        );
+      } catch (e) {
+        if (!(e instanceof DeskFailure)) throw e;
+        problems.push(e.message);
+        if (e.code === 'UPLOAD_REJECTED' || e.code === 'LEDGER_FILE_MISSING') {
+          const current = this.ctx.ledger.group(group.id) ?? group;
+          await this.ctx.ledger.putGroup({
+            ...current,
+            stopped: { at: new Date(this.ctx.now()).toISOString(), reason: e.message },
+          });
+        } else this.scheduleResume();
+      }
+    }
+    return problems;
+  }
+
+  private view(groupId: string): UploadView {
+    const group = this.ctx.ledger.group(groupId);
+    if (!group) throw new DeskFailure('NOT_FOUND', 'That upload is not in the ledger.');
+    return uploadView(group, this.ctx.ledger.allIntents());
+  }
+
+  start(input: ChannelInput<'upload.start'>): Promise<ChannelResponse<'upload.start'>> {
+    return this.serialStart(async () => {
+      this.progress(input.workspaceId, 0, 1, 'validating', 0, null);
+      const validated = validateWorkspace(await this.ctx.workspaces.read(input.workspaceId));
+      const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
+      const group = await this.record(validated, rows, null);
+      const problems = await this.sendGroup(group);
+      return { uploadId: group.id, upload: this.view(group.id), problems };
+    });
+  }
+
+  resend(input: ChannelInput<'upload.resend'>): Promise<ChannelResponse<'upload.resend'>> {
+    return this.serialStart(async () => {
+      let failed = this.intentOrThrow(input.intentId);
+      const group = this.ctx.ledger.group(failed.groupId) as LedgerGroup;
+      if (failed.state !== 'ERROR' && failed.serviceId) {
+        failed = await applyRemote(this.ctx, failed, await this.ctx.client.getIntent(failed.serviceId));
+      }
+      if (failed.state !== 'ERROR') {
+        throw new DeskFailure(
+          'NOT_IN_ERROR',
+          `Bulk ${input.intentId} is ${failed.state}; only a failed bulk can be corrected.`,
+        );
+      }
+      if (failed.correctedByUpload) {
+        throw new DeskFailure(
+          'ALREADY_CORRECTED',
+          `Bulk ${input.intentId} was already corrected by upload ${failed.correctedByUpload}; follow that one instead.`,
+        );
+      }
+      // Ask the service again which rows got a donation: what decides what is safe to send.
+      const withDonation = await rowsWithDonation(this.ctx, group, failed);
+      failed = await saveIntent(this.ctx, failed, { donationRowKeys: withDonation });
+      const part = group.parts[failed.part];
+      if (!part) throw new DeskFailure('NOT_FOUND', 'That part of the upload is not in the ledger.');
+      const done = new Set(withDonation);
+      const wanted = new Set(part.rowKeys.filter((k) => !done.has(k)));
+      if (wanted.size === 0)
+        throw new DeskFailure('NOTHING_TO_SEND', 'Every row of this bulk already has a donation.');
+      const workspace = await this.ctx.workspaces.read(group.workspaceId);
+      const validated = validateWorkspace(workspace, wanted);
+      const rows = this.admit(validated, input.skipInvalid, undefined);
+      const corrected = await this.record(validated, rows, failed.serviceId);
+      await saveIntent(this.ctx, failed, {
+        correctedByUpload: corrected.id,
+        note: `corrected by upload ${corrected.id}`,
+      });
+      const problems = await this.sendGroup(corrected);
+      return { uploadId: corrected.id, upload: this.view(corrected.id), problems };
+    });
+  }
+
+  list(): UploadView[] {
+    const intents = this.ctx.ledger.allIntents();
+    return this.ctx.ledger
+      .allGroups()
+      .map((g) => uploadView(g, intents))
+      .reverse();
+  }
+
+  private intentOrThrow(id: string): LedgerIntent {
+    const intent = this.ctx.ledger.findIntent(id);
+    if (!intent)
+      throw new DeskFailure('NOT_FOUND', `There is no bulk intent ${id} in this computer’s upload ledger.`);
+    return intent;
+  }
+
+  get(id: string): IntentView {
+    const intent = this.intentOrThrow(id);
+    return intentView(this.ctx.ledger.group(intent.groupId) as LedgerGroup, intent);
+  }
+
+  async refresh(id: string): Promise<IntentView> {
+    const intent = this.intentOrThrow(id);
+    if (needsFollowing(intent)) await this.follower.pollNow(intent.attemptId);
+    return this.get(id);
+  }
+
+  async errors(id: string): Promise<ChannelResponse<'upload.errors'>> {
+    let intent = this.intentOrThrow(id);
+    if (intent.state !== 'ERROR' && needsFollowing(intent)) {
+      await this.follower.pollNow(intent.attemptId);
+      intent = this.intentOrThrow(id);
+    }
+    if (intent.state !== 'ERROR') {
+      throw new DeskFailure('NOT_IN_ERROR', `Bulk ${id} is ${intent.state}; there is no error file.`);
+    }
+    return errorsOf(this.ctx, this.ctx.ledger.group(intent.groupId) as LedgerGroup, intent);
+  }
+
+  /** Whether every intent in the ledger has reached an end the service will not change. */
+  settled(): boolean {
+    const intents = this.ctx.ledger.allIntents();
+    return this.ctx.ledger.allGroups().every((g) => {
+      if (g.stopped) return true;
+      return g.parts.every((p) => {
+        const current = intents
+          .filter((i) => i.groupId === g.id && i.part === p.index && i.state !== 'abandoned')
+          .at(-1);
+        return (
+          current !== undefined &&
+          (current.state === 'PROCESSED' || (current.state === 'ERROR' && current.donationRowKeys !== null))
+        );
+      });
+    });
+  }
+
+  /** Resumes everything unfinished in the ledger: sends parts not yet at the service, follows the rest. */
+  resume(): Promise<void> {
+    this.resumeRun ??= this.resumeAll().finally(() => {
+      this.resumeRun = null;
+    });
+    return this.resumeRun;
+  }
+
+  private async resumeAll(): Promise<void> {
+    if (this.closed) return;
+    // Nothing unfinished: do not even start the Offline sandbox or ask for a token.
+    if (this.settled()) return;
+    let env: { id: string; baseUrl: string; emulated: boolean };
+    try {
+      env = await this.environmentKey();
+    } catch {
+      this.scheduleResume();
+      return;
+    }
+    let failed = false;
+    for (const group of this.ctx.ledger.allGroups()) {
+      if (this.closed) return;
+      if (group.stopped) continue;
+      // Never send an upload to another service than the one it was prepared for.
+      if (group.environment !== env.id || (!env.emulated && group.baseUrl !== env.baseUrl)) continue;
+      for (const intent of this.ctx.ledger.intentsOf(group.id))
+        if (needsFollowing(intent)) this.follower.follow(intent, 0);
+      const problems = await this.sendGroup(group).catch(() => ['failed']);
+      if (problems.length) failed = true;
+    }
+    if (!failed) this.resumeFailures = 0;
+  }
+
+  private scheduleResume(): void {
+    if (this.closed || this.resumeTimer) return;
+    const delay = backoffDelay(this.resumeFailures++, {
+      baseMs: this.ctx.poll.minMs,
+      maxMs: this.ctx.poll.maxMs,
+    });
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = null;
+      void this.resume();
+    }, delay);
+    this.resumeTimer.unref();
+  }
+
+  ledger(): UploadContext['ledger'] {
+    return this.ctx.ledger;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    await this.follower.close();
+    await this.resumeRun?.catch(() => undefined);
+    await this.startQueue.catch(() => undefined);
+    await Promise.allSettled([...this.groupLocks.values()]);
+  }
+}
