@@ -108,6 +108,7 @@ describe.each<BookType>(['xlsx', 'xls', 'ods'])('readSpreadsheet on %s', (bookTy
 describe('fast xlsx reader on hand-made XML', () => {
   it('reads inline and rich text, entities, escapes, errors, styles, gaps and prefixes it can ignore', async () => {
     const bytes = buildXlsx({
+      sheetName: 'R&amp;D &quot;gifts&quot;',
       sharedStrings:
         '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>Name</t></si>' +
         '<si><r><rPr><b/></rPr><t xml:space="preserve">Rich </t></r><r><t>text</t></r><rPh sb="0" eb="1"><t>ignored</t></rPh></si>' +
@@ -122,6 +123,7 @@ describe('fast xlsx reader on hand-made XML', () => {
         '</sheetData><mergeCells count="1"><mergeCell ref="D1:D1"/></mergeCells>',
     });
     const result = await readSpreadsheet(bytes, 'hand.xlsx');
+    expect(result.sheetNames).toEqual(['R&D "gifts"']);
     expect(result.headers).toEqual(['Name', 'Amount', 'When', 'Time', 'Flag']);
     expect(result.rows).toEqual([
       { rowNumber: 2, cells: ['Rich text', '1234.56', '2026-11-03T18:00:00', '12:00:00', '#DIV/0!'] },
