@@ -86,6 +86,19 @@ describe('parseAmount accepts what people type', () => {
     });
     expect(parseAmount(25.5, 'USD')).toMatchObject({ ok: true, notes: [] });
   });
+
+  it('can refuse float noise instead', () => {
+    expect(parseAmount(1.1 * 25, 'USD', { floatNoise: 'refuse' })).toEqual({
+      ok: false,
+      code: 'AMOUNT_FLOAT_NOISE',
+      message:
+        'Amount 27.500000000000004 comes from a formula with rounding noise. Round it in your sheet (for example with ROUND) or enter 27.50.',
+    });
+    expect(parseAmount(10.005, 'USD', { floatNoise: 'as-shown' })).toMatchObject({
+      ok: false,
+      code: 'AMOUNT_TOO_PRECISE',
+    });
+  });
 });
 
 type Bad = [input: unknown, currency: string | undefined, style: NumberStyle, unit: AmountUnit, code: string];

@@ -17,6 +17,13 @@ export interface ParseAmountOptions {
   style?: NumberStyle;
   /** Default major. */
   unit?: AmountUnit;
+  /**
+   * A number from a formula with binary noise (27.500000000000004, 16–17 significant digits, which
+   * nobody can type: spreadsheets keep 15). 'as-shown' (default) takes the 15-digit value the sheet
+   * displays and adds a note; 'refuse' makes it an error asking to round in the sheet. A number
+   * typed with too many decimals (10.005) is refused either way.
+   */
+  floatNoise?: 'as-shown' | 'refuse';
 }
 
 const fail = (code: AmountErrorCode, message: string): AmountResult => ({ ok: false, code, message });
@@ -128,10 +135,18 @@ export function parseAmount(
     const asShown = withoutFloatArtefact(input);
     const retried = asShown && toMinorUnits(asShown, digits, unit);
     if (retried && retried.ok) {
+      const shownValue =
+        unit === 'major' ? minorToDecimalString(retried.minor, digits) : String(retried.minor);
+      if (options.floatNoise === 'refuse') {
+        return fail(
+          'AMOUNT_FLOAT_NOISE',
+          `Amount ${quoted} comes from a formula with rounding noise. Round it in your sheet (for example with ROUND) or enter ${shownValue}.`,
+        );
+      }
       minor = retried;
       notes.push({
         code: 'AMOUNT_FLOAT_ARTEFACT',
-        message: `Amount ${quoted} carries spreadsheet rounding noise; it was read as ${unit === 'major' ? minorToDecimalString(retried.minor, digits) : retried.minor}, the value the sheet shows.`,
+        message: `Amount ${quoted} carries spreadsheet rounding noise; it was read as ${shownValue}, the value the sheet shows.`,
       });
     }
   }

@@ -59,6 +59,8 @@ export interface ApplyOptions {
   reference?: ReferencePair;
   /** Report cells whose surrounding spaces were removed. Default true. */
   reportTrimmed?: boolean;
+  /** Formula results with binary noise: take the value the sheet shows (default) or refuse. */
+  floatNoise?: 'as-shown' | 'refuse';
 }
 
 const compiledCache = new WeakMap<
@@ -226,6 +228,7 @@ export function applyMapping(
     const parsed = parseAmount(raw, currencyUsable ? currency : undefined, {
       style: options.numberStyle ?? 'dot-decimal',
       unit: compiled.amountUnit,
+      floatNoise: options.floatNoise ?? 'as-shown',
     });
     if (parsed.ok) {
       draft.funds.amount = parsed.minor;
