@@ -39,7 +39,8 @@ async function measure(kind, file, bundle) {
 }
 
 /** Column letters for a 0-based index (A…Z, AA…). */
-const letters = (index) => (index < 26 ? '' : letters(Math.floor(index / 26) - 1)) + String.fromCharCode(65 + (index % 26));
+const letters = (index) =>
+  (index < 26 ? '' : letters(Math.floor(index / 26) - 1)) + String.fromCharCode(65 + (index % 26));
 const escapeXml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A zip written the way Excel writes one: deflate level 6, sizes and CRC in the headers. */
@@ -94,8 +95,22 @@ function generate(rowCount) {
   const first = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'Fatima', 'Gus', 'Hana'];
   const last = ['Smith', 'Lee', 'García', "O'Brien", 'Nguyen', 'Müller'];
   const causes = ['ca-001', 'ca-002/pr-17', 'pf-9', 'ca-314'];
-  const headers = ['Employee ID', 'Charity ID', 'First name', 'Last name', 'Email', 'Gift amount', 'Currency', 'Date',
-    'Receipted', 'Department', 'Cost centre', 'Campaign', 'Note', 'Reference'];
+  const headers = [
+    'Employee ID',
+    'Charity ID',
+    'First name',
+    'Last name',
+    'Email',
+    'Gift amount',
+    'Currency',
+    'Date',
+    'Receipted',
+    'Department',
+    'Cost centre',
+    'Campaign',
+    'Note',
+    'Reference',
+  ];
   const strings = [];
   const indexOf = new Map();
   const shared = (text) => {
@@ -120,7 +135,12 @@ function generate(rowCount) {
         return `<c r="${ref}"><v>${value}</v></c>`;
       })
       .join('')}</row>`;
-  sheetParts.push(rowXml(1, headers.map((h) => ['s', h])));
+  sheetParts.push(
+    rowXml(
+      1,
+      headers.map((h) => ['s', h]),
+    ),
+  );
   for (let i = 0; i < rowCount; i++) {
     const name = first[i % first.length];
     const surname = last[(i * 7) % last.length];
@@ -197,7 +217,16 @@ async function main() {
       JSON.parse(
         execFileSync(
           process.execPath,
-          ['--max-old-space-size=4096', fileURLToPath(import.meta.url), '--measure', which, '--file', file, '--bundle', bundle],
+          [
+            '--max-old-space-size=4096',
+            fileURLToPath(import.meta.url),
+            '--measure',
+            which,
+            '--file',
+            file,
+            '--bundle',
+            bundle,
+          ],
           { encoding: 'utf8', maxBuffer: 1 << 20 },
         ),
       );
@@ -209,10 +238,14 @@ async function main() {
       const line = (label, m) =>
         `  ${label.padEnd(38)} ${m.seconds.toFixed(2).padStart(6)} s  ${Math.round(m.rows / m.seconds)
           .toLocaleString('en')
-          .padStart(10)} rows/s  peak RSS ${mb(m.peakRss).padStart(7)}  (${m.rows.toLocaleString('en')} rows)`;
+          .padStart(
+            10,
+          )} rows/s  peak RSS ${mb(m.peakRss).padStart(7)}  (${m.rows.toLocaleString('en')} rows)`;
       console.log(line('SheetJS read + sheet_to_json (dense)', sheetjs));
       console.log(line('readSpreadsheet (fast xlsx reader)', fast));
-      console.log(`  ratio readSpreadsheet / SheetJS: ${ratio.toFixed(3)} (target ≤ 0.35) ${ratio <= 0.35 ? 'OK' : 'MISSED'}`);
+      console.log(
+        `  ratio readSpreadsheet / SheetJS: ${ratio.toFixed(3)} (target ≤ 0.35) ${ratio <= 0.35 ? 'OK' : 'MISSED'}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
