@@ -172,7 +172,10 @@ export async function driveToEnd(
   maxSteps = 20,
 ): Promise<ChannelResponse<'upload.get'>> {
   for (let i = 0; i < maxSteps; i++) {
-    const view = await desk.call('upload.refresh', { intentId });
+    // Under injected faults a refresh may fail after its retries; following goes on regardless.
+    const view = await desk
+      .call('upload.refresh', { intentId })
+      .catch(() => desk.call('upload.get', { intentId }));
     if ((view.state === 'PROCESSED' || view.state === 'ERROR') && view.donations !== null) return view;
     await h.emu.advance(120);
   }
