@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bulkFileSchema, type DonationAttributes } from '../donation';
 import { buildBulkFile } from './buildBulkFile';
-import { planBulkFiles, serializeBulkFile, utf8Length } from './serializeBulkFile';
+import { planBulkFiles, serializeBulkFile, serializeBulkFileAsync, utf8Length } from './serializeBulkFile';
 
 const donation = (i: number, note = 'x'): DonationAttributes => ({
   destination: { recipientId: '840-123456789' },
@@ -24,6 +24,15 @@ describe('serializeBulkFile', () => {
     const chunks = [...serializeBulkFile(donations, { chunkChars: 500 })];
     expect(chunks.join('')).toBe(JSON.stringify(buildBulkFile(donations)));
     if (n === 1000) expect(chunks.length).toBeGreaterThan(10);
+  });
+
+  it('gives the same text from an async source', async () => {
+    async function* source(): AsyncGenerator<DonationAttributes> {
+      for (let i = 0; i < 50; i++) yield donation(i);
+    }
+    let text = '';
+    for await (const chunk of serializeBulkFileAsync(source(), { chunkChars: 300 })) text += chunk;
+    expect(text).toBe(JSON.stringify(buildBulkFile(Array.from({ length: 50 }, (_, i) => donation(i)))));
   });
 
   it('streams from a generator without holding the donations', () => {

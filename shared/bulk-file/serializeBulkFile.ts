@@ -91,3 +91,27 @@ export function planBulkFiles(
   if (donations.length > start) parts.push({ start, end: donations.length, bytes });
   return parts;
 }
+
+/** The same chunks from an async source (rows read from a workspace store as they are needed). */
+export async function* serializeBulkFileAsync(
+  donations: AsyncIterable<DonationAttributes> | Iterable<DonationAttributes>,
+  options: SerializeOptions = {},
+): AsyncGenerator<string, void, undefined> {
+  const limit = options.chunkChars ?? 1 << 20;
+  let parts: string[] = [OPEN];
+  let size = OPEN.length;
+  let first = true;
+  for await (const attributes of donations) {
+    const entry = (first ? '' : ',') + JSON.stringify(bulkEntry(attributes));
+    first = false;
+    parts.push(entry);
+    size += entry.length;
+    if (size >= limit) {
+      yield parts.join('');
+      parts = [];
+      size = 0;
+    }
+  }
+  parts.push(CLOSE);
+  yield parts.join('');
+}
