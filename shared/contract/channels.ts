@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { environmentIdSchema } from './environment';
 import { mappingTemplateSchema } from '../mapping/template';
 import { uploadChannels } from './uploadChannels';
+import { searchChannels } from './searchChannels';
+import { locationChannels } from './locationChannels';
 import {
   workspaceCountsSchema,
   workspaceEditSchema,
@@ -181,6 +183,16 @@ export const channels = {
       .strict(),
     response: workspaceMetaSchema,
   },
+  'workspace.exportBulkFile': {
+    request: z.object({ id: workspaceIdSchema }).strict(),
+    response: z.object({
+      fileName: z.string(),
+      base64: z.string(),
+      donations: z.number().int(),
+      /** Rows left out because they still have errors. */
+      skipped: z.number().int(),
+    }),
+  },
   'workspace.delete': {
     request: z.object({ id: workspaceIdSchema }).strict(),
     response: z.object({ deleted: z.boolean() }),
@@ -195,6 +207,8 @@ export const channels = {
     response: z.array(savedTemplateSchema),
   },
   ...uploadChannels,
+  ...searchChannels,
+  ...locationChannels,
 } as const;
 
 export type Channels = typeof channels;

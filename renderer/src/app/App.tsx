@@ -19,6 +19,8 @@ import { AreaPage } from '../components/AreaPage';
 const NAV_WIDTH = 200;
 
 const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
+const SearchPage = lazy(() => import('../features/search/SearchPage'));
+const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
 
 function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 'welcome') => void }) {
   switch (area) {
@@ -28,6 +30,10 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
       return <SettingsPage />;
     case 'prepare':
       return <PreparePage />;
+    case 'search':
+      return <SearchPage />;
+    case 'locations':
+      return <LocationsPage />;
     default: {
       const meta = areas.find((a) => a.id === area);
       return <AreaPage title={meta?.label ?? area} description={meta?.description ?? ''} />;

@@ -1,0 +1,5 @@
+import { AreaPage } from '../../components/AreaPage';
+
+export default function LocationsPage() {
+  return <AreaPage title="Locations" description="Locations with their contacts and tags." />;
+}
