@@ -35,3 +35,6 @@ export function useRoute(): [AreaId | 'welcome', (area: AreaId | 'welcome') => v
   }, []);
   return [area, (next) => (window.location.hash = `#/${next}`)];
 }
+
+/** Set by the welcome page: Prepare opens the sample spreadsheet once when it sees it. */
+export const OPEN_SAMPLE_KEY = 'donation-desk.open-sample';

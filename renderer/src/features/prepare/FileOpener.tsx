@@ -110,8 +110,12 @@ export function FileOpener({ onOpened, pending }: Props) {
           </Box>
         </Stack>
       ) : (
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
-          <Button startIcon={<UploadFile />} onClick={() => input.current?.click()}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+          <Button
+            startIcon={<UploadFile />}
+            onClick={() => input.current?.click()}
+            sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+          >
             Open a spreadsheet…
           </Button>
           <Typography color="text.secondary">

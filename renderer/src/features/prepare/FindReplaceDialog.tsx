@@ -70,7 +70,9 @@ export function FindReplaceDialog({ open, headers, rows, from, onClose, onFound,
       }
     }
     if (edits.length) onReplace(edits, `Replace ${edits.length} cells`);
-    setNote(edits.length ? `Replaced in ${edits.length} cells. Undo with Ctrl+Z.` : `“${find}” was not found.`);
+    setNote(
+      edits.length ? `Replaced in ${edits.length} cells. Undo with Ctrl+Z.` : `“${find}” was not found.`,
+    );
   }
 
   return (
@@ -100,8 +102,14 @@ export function FindReplaceDialog({ open, headers, rows, from, onClose, onFound,
             ))}
           </TextField>
           <Stack direction="row">
-            <FormControlLabel control={<Checkbox checked={matchCase} onChange={(e) => setMatchCase(e.target.checked)} />} label="Match case" />
-            <FormControlLabel control={<Checkbox checked={wholeCell} onChange={(e) => setWholeCell(e.target.checked)} />} label="Whole cell" />
+            <FormControlLabel
+              control={<Checkbox checked={matchCase} onChange={(e) => setMatchCase(e.target.checked)} />}
+              label="Match case"
+            />
+            <FormControlLabel
+              control={<Checkbox checked={wholeCell} onChange={(e) => setWholeCell(e.target.checked)} />}
+              label="Whole cell"
+            />
           </Stack>
           <Typography role="status" aria-live="polite" color="text.secondary">
             {note}

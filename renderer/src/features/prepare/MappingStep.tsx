@@ -25,7 +25,7 @@ import {
   type MappingSuggestion,
 } from '../../../../shared/mapping';
 import { isCurrencyCode } from '../../../../shared/amounts';
-import type { WorkspaceMapping } from './model/workspaceMapping';
+import type { WorkspaceMapping } from '../../../../shared/workspace';
 
 interface Props {
   headers: string[];
@@ -85,6 +85,22 @@ export function MappingStep({
     setTemplate({ ...template, columns });
   }
 
+  /** Every column not used for anything else is kept with the donation as metadata. */
+  function unusedAsMetadata() {
+    const columns = { ...template.columns };
+    const taken = new Set(
+      Object.values(columns).flatMap((t) => (t.startsWith('metadata.') ? [t.slice(9)] : [])),
+    );
+    for (const header of headers) {
+      if (columns[header] || !header.trim()) continue;
+      let key = toMetadataKey(header) || 'field';
+      for (let n = 2; taken.has(key); n++) key = `${toMetadataKey(header).slice(0, 60)} ${n}`;
+      taken.add(key);
+      columns[header] = `metadata.${key}` as MappingTarget;
+    }
+    setTemplate({ ...template, columns });
+  }
+
   function setMetadataKey(header: string, key: string) {
     setTemplate({
       ...template,
@@ -130,6 +146,14 @@ export function MappingStep({
           below.
         </Alert>
       )}
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Typography color="text.secondary" sx={{ flexGrow: 1 }}>
+          Suggestions are chosen from the column names and their first values. Change any choice below.
+        </Typography>
+        <Button variant="outlined" size="small" onClick={unusedAsMetadata}>
+          Keep unused columns as metadata
+        </Button>
+      </Stack>
       <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label="Column mapping">
           <TableHead>
@@ -221,9 +245,8 @@ export function MappingStep({
         <Stack
           direction={{ xs: 'column', md: 'row' }}
           spacing={2}
-          alignItems={{ md: 'center' }}
-          flexWrap="wrap"
           useFlexGap
+          sx={{ alignItems: { md: 'center' }, flexWrap: 'wrap' }}
         >
           <TextField
             size="small"
@@ -284,8 +307,7 @@ export function MappingStep({
         <Stack
           direction={{ xs: 'column', md: 'row' }}
           spacing={2}
-          alignItems={{ md: 'center' }}
-          sx={{ mt: 2 }}
+          sx={{ alignItems: { md: 'center' }, mt: 2 }}
         >
           <FormControlLabel
             control={
@@ -317,7 +339,7 @@ export function MappingStep({
       )}
       {message && <Alert severity={message.severity}>{message.text}</Alert>}
 
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
         <Button
           disabled={problems.length > 0}
           onClick={() => onConfirm({ template, numberStyle, reference }, templateName.trim() || null)}

@@ -1,5 +1,232 @@
-import { AreaPage } from '../../components/AreaPage';
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { Workspace } from '../../../../shared/contract';
+import {
+  DEFAULT_REFERENCE_KEY,
+  findTemplateForHeaders,
+  suggestMapping,
+  type MappingSuggestion,
+} from '../../../../shared/mapping';
+import { emptyTemplate, type WorkspaceMapping } from '../../../../shared/workspace';
+import { desk } from '../../app/deskClient';
+import { OPEN_SAMPLE_KEY } from '../../app/routes';
+import { FileOpener, type OpenedFile } from './FileOpener';
+import { MappingStep } from './MappingStep';
+import { ReviewScreen } from './ReviewScreen';
+import { WorkspaceList } from './WorkspaceList';
 
+type Stage =
+  | { kind: 'home' }
+  | {
+      kind: 'mapping';
+      file: OpenedFile;
+      suggestion: MappingSuggestion;
+      initial: WorkspaceMapping;
+      templateName?: string;
+    }
+  | { kind: 'opening' }
+  | { kind: 'review'; workspace: Workspace };
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Prepare: open a spreadsheet, match its columns, then fix every row in a workspace that saves itself. */
 export default function PreparePage() {
-  return <AreaPage title="Prepare" description="Import a spreadsheet, map its columns and fix every row." />;
+  const [stage, setStage] = useState<Stage>({ kind: 'home' });
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<{ fileName: string; bytes: Uint8Array } | null>(null);
+
+  async function openSample() {
+    const result = await desk['assets.sampleSpreadsheet']();
+    if (!result.ok) return setError(result.error.message);
+    setPending({ fileName: result.value.fileName, bytes: base64ToBytes(result.value.base64) });
+  }
+
+  useEffect(() => {
+    if (sessionStorage.getItem(OPEN_SAMPLE_KEY) !== '1') return;
+    sessionStorage.removeItem(OPEN_SAMPLE_KEY);
+    void Promise.resolve().then(openSample);
+  }, []);
+
+  async function onOpened(file: OpenedFile) {
+    const { headers, rows } = file.result;
+    const suggestion = suggestMapping(headers, { samples: rows.slice(0, 50).map((r) => r.cells) });
+    const saved = await desk['templates.list']();
+    const templates = saved.ok ? saved.value : [];
+    const match = findTemplateForHeaders(
+      templates.map((t) => t.template),
+      headers,
+    );
+    const chosen = match ? templates[match.index] : undefined;
+    setStage({
+      kind: 'mapping',
+      file,
+      suggestion,
+      initial: {
+        template: chosen?.template ?? suggestion.template ?? emptyTemplate(),
+        numberStyle: 'auto',
+        reference: { enabled: true, key: DEFAULT_REFERENCE_KEY },
+      },
+      ...(chosen ? { templateName: chosen.name } : {}),
+    });
+  }
+
+  async function openWorkspace(id: string) {
+    setStage({ kind: 'opening' });
+    const result = await desk['workspace.open']({ id });
+    if (!result.ok) {
+      setError(result.error.message);
+      return setStage({ kind: 'home' });
+    }
+    setStage({ kind: 'review', workspace: result.value });
+  }
+
+  async function createWorkspace(file: OpenedFile, mapping: WorkspaceMapping, templateName: string | null) {
+    setStage({ kind: 'opening' });
+    const { result } = file;
+    // Templates saved in the app keep only the columns; the sheet and header row travel with them.
+    const template = { ...mapping.template, sheet: result.sheet, headerRow: result.headerRow };
+    if (templateName) await desk['templates.save']({ name: templateName, template });
+    const created = await desk['workspace.create']({
+      name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
+      source: {
+        fileName: file.fileName,
+        format: result.format,
+        sheet: result.sheet,
+        headerRow: result.headerRow,
+        headerRowCount: result.headerRowCount,
+        totalsRow: result.totalsRow ?? null,
+        skippedBlankRows: result.skippedBlankRows,
+        warnings: result.warnings,
+      },
+      headers: result.headers,
+      rows: result.rows.map((r, key) => ({ key, rowNumber: r.rowNumber, cells: r.cells })),
+      mapping: { ...mapping, template } as unknown as Record<string, unknown>,
+    });
+    if (!created.ok) {
+      setError(created.error.message);
+      return setStage({ kind: 'home' });
+    }
+    await openWorkspace(created.value.id);
+  }
+
+  if (stage.kind === 'review') {
+    return (
+      <Stack spacing={2}>
+        <Typography variant="h1">Prepare</Typography>
+        <ReviewScreen
+          key={stage.workspace.id}
+          workspace={stage.workspace}
+          onClose={() => setStage({ kind: 'home' })}
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack spacing={3}>
+      <Typography variant="h1">Prepare</Typography>
+      {error && (
+        <Alert severity="error" onClose={() => setError(null)} role="alert">
+          {error}
+        </Alert>
+      )}
+      {stage.kind === 'opening' && (
+        <Stack direction="row" spacing={2} role="status" sx={{ alignItems: 'center' }}>
+          <CircularProgress size={20} aria-hidden /> <span>Opening the workspace…</span>
+        </Stack>
+      )}
+      {stage.kind === 'mapping' && (
+        <>
+          <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography>
+              <strong>{stage.file.fileName}</strong>: {stage.file.result.rows.length.toLocaleString()} rows,
+              headers in row {stage.file.result.headerRow}
+              {stage.file.result.skippedBlankRows
+                ? `, ${stage.file.result.skippedBlankRows} blank rows skipped`
+                : ''}
+              .
+            </Typography>
+            {stage.file.sheets.length > 1 && (
+              <SheetPicker file={stage.file} onPicked={(file) => void onOpened(file)} />
+            )}
+          </Stack>
+          {stage.file.result.warnings.length > 0 && (
+            <Alert severity="info">
+              {stage.file.result.warnings.map((w) => (
+                <div key={w}>{w}</div>
+              ))}
+            </Alert>
+          )}
+          <MappingStep
+            headers={stage.file.result.headers}
+            samples={stage.file.result.rows.slice(0, 5).map((r) => r.cells)}
+            suggestion={stage.suggestion}
+            initial={stage.initial}
+            {...(stage.templateName ? { appliedTemplateName: stage.templateName } : {})}
+            onCancel={() => setStage({ kind: 'home' })}
+            onConfirm={(mapping, templateName) => void createWorkspace(stage.file, mapping, templateName)}
+          />
+        </>
+      )}
+      {stage.kind === 'home' && (
+        <>
+          <FileOpener onOpened={(file) => void onOpened(file)} pending={pending} />
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Typography variant="h2" sx={{ flexGrow: 1 }}>
+              Workspaces
+            </Typography>
+            <Button variant="text" onClick={() => void openSample()}>
+              Open the sample spreadsheet
+            </Button>
+          </Stack>
+          <WorkspaceList onOpen={(id) => void openWorkspace(id)} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** Another sheet of the same file: read again in the worker. */
+function SheetPicker({ file, onPicked }: { file: OpenedFile; onPicked: (file: OpenedFile) => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <TextField
+      select
+      size="small"
+      label="Sheet"
+      value={file.result.sheet}
+      disabled={busy}
+      onChange={async (e) => {
+        setBusy(true);
+        const { startImport } = await import('./import/importClient');
+        const job = startImport(
+          { bytes: file.bytes, fileName: file.fileName, sheet: e.target.value },
+          () => undefined,
+        );
+        try {
+          onPicked({ ...file, result: await job.result });
+        } finally {
+          setBusy(false);
+        }
+      }}
+      sx={{ minWidth: 180 }}
+    >
+      {file.sheets.map((s) => (
+        <MenuItem key={s} value={s}>
+          {s}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
 }

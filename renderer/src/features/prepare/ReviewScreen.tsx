@@ -20,7 +20,13 @@ import NavigateBefore from '@mui/icons-material/NavigateBefore';
 import type { Workspace } from '../../../../shared/contract';
 import { targetLabel, type MappedIssue } from '../../../../shared/mapping';
 import { desk } from '../../app/deskClient';
-import { DataGrid, type ActiveCell, type CellIssueView, type DataGridHandle, type GridColumn } from './grid/DataGrid';
+import {
+  DataGrid,
+  type ActiveCell,
+  type CellIssueView,
+  type DataGridHandle,
+  type GridColumn,
+} from './grid/DataGrid';
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
@@ -66,49 +72,35 @@ export function ReviewScreen({ workspace, onClose }: Props) {
     const byHeader = model.mapping?.template.columns ?? {};
     return model.headers.map((header) => {
       const target = byHeader[header];
-      return { header, target: target ? targetLabel(target) : undefined, width: Math.min(260, Math.max(120, header.length * 9 + 40)) };
+      return {
+        header,
+        target: target ? targetLabel(target) : undefined,
+        width: Math.min(260, Math.max(120, header.length * 9 + 40)),
+      };
     });
   }, [model.headers, model.mapping]);
 
-  const issuesByCell = useCallback(
-    (key: number): Map<number, CellIssueView[]> => {
-      const map = new Map<number, CellIssueView[]>();
+  const issuesOf = useCallback(
+    (key: number, column: number): CellIssueView[] | undefined => {
+      let found: CellIssueView[] | undefined;
       const add = (issue: MappedIssue) => {
-        if (issue.columnIndex === undefined) return;
-        const list = map.get(issue.columnIndex) ?? [];
-        list.push({ severity: issue.severity, message: issue.message });
-        map.set(issue.columnIndex, list);
+        if (issue.columnIndex !== column) return;
+        (found ??= []).push({ severity: issue.severity, message: issue.message });
       };
       model.results.get(key)?.issues.forEach(add);
       model.fileIssues.get(key)?.forEach(add);
-      return map;
+      return found;
     },
     [model.results, model.fileIssues],
-  );
-  const cellCache = useRef(new Map<number, Map<number, CellIssueView[]>>());
-  const cacheSource = useRef<unknown[]>([]);
-  if (cacheSource.current[0] !== model.results || cacheSource.current[1] !== model.fileIssues) {
-    cacheSource.current = [model.results, model.fileIssues];
-    cellCache.current = new Map();
-  }
-  const issuesOf = useCallback(
-    (key: number, column: number) => {
-      let cells = cellCache.current.get(key);
-      if (!cells) {
-        cells = issuesByCell(key);
-        cellCache.current.set(key, cells);
-      }
-      return cells.get(column);
-    },
-    [issuesByCell],
   );
 
   /** Row-level problems that belong to no column (a missing mapping target, the metadata count). */
   const activeRow = visibleRows[active.row];
   const rowLevel = activeRow
-    ? [...(model.results.get(activeRow.key)?.issues ?? []), ...(model.fileIssues.get(activeRow.key) ?? [])].filter(
-        (i) => i.columnIndex === undefined,
-      )
+    ? [
+        ...(model.results.get(activeRow.key)?.issues ?? []),
+        ...(model.fileIssues.get(activeRow.key) ?? []),
+      ].filter((i) => i.columnIndex === undefined)
     : [];
 
   function jumpToError(direction: 1 | -1) {
@@ -145,7 +137,9 @@ export function ReviewScreen({ workspace, onClose }: Props) {
     setNotice({
       severity: 'success',
       text: `Bulk file with ${result.value.donations.toLocaleString()} donations exported${
-        result.value.skipped ? `; ${result.value.skipped.toLocaleString()} rows with errors were left out` : ''
+        result.value.skipped
+          ? `; ${result.value.skipped.toLocaleString()} rows with errors were left out`
+          : ''
       }.`,
     });
   }
@@ -180,15 +174,16 @@ export function ReviewScreen({ workspace, onClose }: Props) {
     );
   }
 
-  const totalsRow = model.source.totalsRow;
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={2} alignItems="center" flexWrap="wrap" useFlexGap>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <TextField
           size="small"
           label="Workspace name"
           defaultValue={model.name}
-          onBlur={(e) => e.target.value.trim() && e.target.value !== model.name && model.rename(e.target.value.trim())}
+          onBlur={(e) =>
+            e.target.value.trim() && e.target.value !== model.name && model.rename(e.target.value.trim())
+          }
           sx={{ minWidth: 280 }}
         />
         <Typography color="text.secondary">
@@ -199,7 +194,13 @@ export function ReviewScreen({ workspace, onClose }: Props) {
           size="small"
           role="status"
           color={model.save.status === 'failed' ? 'error' : 'default'}
-          label={model.save.status === 'saved' ? 'All changes saved' : model.save.status === 'saving' ? 'Saving…' : 'Not saved'}
+          label={
+            model.save.status === 'saved'
+              ? 'All changes saved'
+              : model.save.status === 'saving'
+                ? 'Saving…'
+                : 'Not saved'
+          }
         />
         <Button variant="text" onClick={onClose}>
           All workspaces
@@ -211,21 +212,28 @@ export function ReviewScreen({ workspace, onClose }: Props) {
           {model.save.message} Your last changes are still on screen; reopen the workspace to continue.
         </Alert>
       )}
-      {totalsRow && (
+      {model.source.warnings.length > 0 && (
         <Alert severity="info">
-          Row {totalsRow.rowNumber} looks like a totals row ({totalsRow.cells.filter(Boolean).join(' ')}), so it was not imported
-          as a donation.
+          {model.source.warnings.map((w) => (
+            <div key={w}>{w}</div>
+          ))}
         </Alert>
       )}
-      {model.source.warnings.map((w) => (
-        <Alert key={w} severity="warning">
-          {w}
-        </Alert>
-      ))}
 
-      <SummaryPanel counts={model.summary.counts} totals={model.summary.totals} results={[...model.results.values()]} />
+      <SummaryPanel
+        counts={model.summary.counts}
+        totals={model.summary.totals}
+        results={[...model.results.values()]}
+      />
 
-      <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap role="toolbar" aria-label="Grid tools">
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        role="toolbar"
+        aria-label="Grid tools"
+        sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+      >
         <FormControlLabel
           control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
           label="Only rows with errors"
@@ -273,7 +281,9 @@ export function ReviewScreen({ workspace, onClose }: Props) {
           Export
         </Button>
         <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
-          <MenuItem onClick={() => void exportBulkFile()}>Bulk file (.json.gz), exactly as it would be uploaded</MenuItem>
+          <MenuItem onClick={() => void exportBulkFile()}>
+            Bulk file (.json.gz), exactly as it would be uploaded
+          </MenuItem>
           <MenuItem onClick={() => void exportInvalid()} disabled={model.summary.counts.invalid === 0}>
             Rows to fix (.xlsx, with an error column)
           </MenuItem>
@@ -313,8 +323,9 @@ export function ReviewScreen({ workspace, onClose }: Props) {
         </Alert>
       )}
       <Typography variant="body2" color="text.secondary">
-        Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and paste blocks with Excel ·
-        Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 / Shift+F8 next and previous error.
+        Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and
+        paste blocks with Excel · Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 /
+        Shift+F8 next and previous error.
       </Typography>
 
       <FindReplaceDialog

@@ -13,9 +13,17 @@ interface Props {
   results: readonly MappedRow[];
 }
 
-function Stat({ label, value, tone }: { label: string; value: string; tone?: 'error' | 'warning' | 'success' }) {
+function Stat({
+  label,
+  value,
+  tone,
+}: {
+  label: string;
+  value: string;
+  tone?: 'error' | 'warning' | 'success';
+}) {
   return (
-    <Box sx={{ minWidth: 110 }}>
+    <Box sx={{ minWidth: 90 }}>
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
@@ -32,7 +40,10 @@ function Stat({ label, value, tone }: { label: string; value: string; tone?: 'er
 /** Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. */
 export function SummaryPanel({ counts, totals, results }: Props) {
   const largest = useMemo(() => {
-    const byRecipient = new Map<string, { recipientId: string; currencyCode: string; amount: number; count: number }>();
+    const byRecipient = new Map<
+      string,
+      { recipientId: string; currencyCode: string; amount: number; count: number }
+    >();
     for (const r of results) {
       if (!r.ok) continue;
       const k = `${r.donation.destination.recipientId}|${r.donation.funds.currencyCode}`;
@@ -54,7 +65,7 @@ export function SummaryPanel({ counts, totals, results }: Props) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Summary">
       <Stack direction={{ xs: 'column', lg: 'row' }} spacing={4}>
-        <Stack direction="row" spacing={3} flexWrap="wrap" useFlexGap>
+        <Stack direction="row" spacing={3} sx={{ flexShrink: 0 }}>
           <Stat label="Rows" value={n(counts.rows)} />
           <Stat label="Valid" value={n(counts.valid)} tone="success" />
           <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
@@ -69,7 +80,8 @@ export function SummaryPanel({ counts, totals, results }: Props) {
           ) : (
             totals.map((t) => (
               <Typography key={t.currencyCode} data-testid={`total-${t.currencyCode}`}>
-                <strong>{formatMinor(t.amount, t.currencyCode)}</strong> in {n(t.count)} donation{t.count === 1 ? '' : 's'}
+                <strong>{formatMinor(t.amount, t.currencyCode)}</strong> in {n(t.count)} donation
+                {t.count === 1 ? '' : 's'}
               </Typography>
             ))
           )}
@@ -81,7 +93,7 @@ export function SummaryPanel({ counts, totals, results }: Props) {
           <Stack spacing={0.75} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
             {largest.map((r) => (
               <Box component="li" key={`${r.recipientId}|${r.currencyCode}`}>
-                <Stack direction="row" justifyContent="space-between" sx={{ fontSize: 13 }}>
+                <Stack direction="row" sx={{ justifyContent: 'space-between', fontSize: 13 }}>
                   <span>{r.recipientId}</span>
                   <span>
                     {formatMinor(r.amount, r.currencyCode)} · {r.count}
@@ -89,7 +101,12 @@ export function SummaryPanel({ counts, totals, results }: Props) {
                 </Stack>
                 <Box
                   aria-hidden
-                  sx={{ height: 6, borderRadius: 3, bgcolor: 'primary.main', width: `${Math.max(2, (r.amount / top) * 100)}%` }}
+                  sx={{
+                    height: 6,
+                    borderRadius: 3,
+                    bgcolor: 'primary.main',
+                    width: `${Math.max(2, (r.amount / top) * 100)}%`,
+                  }}
                 />
               </Box>
             ))}

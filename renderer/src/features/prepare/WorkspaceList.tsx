@@ -10,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import type { WorkspaceMeta } from '../../../../shared/contract';
 import { desk } from '../../app/deskClient';
 
@@ -101,7 +101,7 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
                   onClick={() => void remove(item)}
                   size="small"
                 >
-                  <DeleteOutline fontSize="small" />
+                  <DeleteOutlined fontSize="small" />
                 </IconButton>
               </TableCell>
             </TableRow>

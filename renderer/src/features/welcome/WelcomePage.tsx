@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import type { AreaId } from '../../app/routes';
+import { OPEN_SAMPLE_KEY } from '../../app/routes';
 
 const steps = [
   [
@@ -25,8 +26,9 @@ export function WelcomePage({ go }: { go: (area: AreaId | 'welcome') => void }) 
   async function start(next: AreaId, environment?: 'offline') {
     await desk['settings.save']({ firstRunDone: true, ...(environment ? { environment } : {}) });
     await refresh();
+    // Prepare loads on demand, so the request to open the sample waits for it in session storage.
+    if (next === 'prepare') sessionStorage.setItem(OPEN_SAMPLE_KEY, '1');
     go(next);
-    if (next === 'prepare') window.dispatchEvent(new CustomEvent('donation-desk:open-sample'));
   }
 
   return (

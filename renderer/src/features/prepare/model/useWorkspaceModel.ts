@@ -34,7 +34,9 @@ const FILE_CHECK_DELAY_MS = 250;
 export function useWorkspaceModel(initial: Workspace) {
   const [rows, setRows] = useState<WorkspaceRow[]>(initial.rows);
   const [name, setName] = useState(initial.name);
-  const [mapping, setMappingState] = useState<WorkspaceMapping | null>(() => parseWorkspaceMapping(initial.mapping));
+  const [mapping, setMappingState] = useState<WorkspaceMapping | null>(() =>
+    parseWorkspaceMapping(initial.mapping),
+  );
   const checker = useMemo<RowChecker | null>(
     () => (mapping ? makeRowChecker(initial.id, initial.headers, mapping, initial.rows) : null),
     // The number style is detected once per mapping, from the rows as they were opened.
@@ -44,8 +46,22 @@ export function useWorkspaceModel(initial: Workspace) {
   const [results, setResults] = useState<Map<number, MappedRow>>(() => new Map());
   const [fileIssues, setFileIssues] = useState<Map<number, MappedIssue[]>>(() => new Map());
   const [save, setSave] = useState<SaveState>({ status: 'saved' });
-  const [historyVersion, setHistoryVersion] = useState(0);
   const history = useRef(new EditHistory());
+  const [historyState, setHistoryState] = useState({
+    canUndo: false,
+    canRedo: false,
+    undoLabel: undefined as string | undefined,
+    redoLabel: undefined as string | undefined,
+  });
+  const syncHistory = useCallback(() => {
+    const h = history.current;
+    setHistoryState({
+      canUndo: h.canUndo,
+      canRedo: h.canRedo,
+      undoLabel: h.undoLabel,
+      redoLabel: h.redoLabel,
+    });
+  }, []);
   const nextKey = useRef(initial.nextKey);
   const version = useRef(initial.version);
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -147,10 +163,10 @@ export function useWorkspaceModel(initial: Workspace) {
       }
       if (!changes.length) return;
       history.current.record({ kind: 'cells', label, changes });
-      setHistoryVersion((v) => v + 1);
+      syncHistory();
       applyCells(changes, 'after');
     },
-    [applyCells],
+    [applyCells, syncHistory],
   );
 
   const insertRows = useCallback(
@@ -167,12 +183,12 @@ export function useWorkspaceModel(initial: Workspace) {
         return next;
       });
       created.forEach((row, i) => history.current.record({ kind: 'insert', label, index: index + i, row }));
-      setHistoryVersion((v) => v + 1);
+      syncHistory();
       queueMicrotask(() => recheck(created));
       persist(created.map((row, i) => ({ op: 'insert', index: index + i, row })));
       return created;
     },
-    [initial.headers.length, persist, recheck],
+    [initial.headers.length, persist, recheck, syncHistory],
   );
 
   const deleteRows = useCallback(
@@ -189,10 +205,10 @@ export function useWorkspaceModel(initial: Workspace) {
         label: removed.length === 1 ? 'Delete row' : `Delete ${removed.length} rows`,
         rows: removed,
       });
-      setHistoryVersion((v) => v + 1);
+      syncHistory();
       persist(removed.map(({ row }) => ({ op: 'delete', key: row.key })));
     },
-    [persist],
+    [persist, syncHistory],
   );
 
   const replay = useCallback(
@@ -223,14 +239,14 @@ export function useWorkspaceModel(initial: Workspace) {
   const undo = useCallback(() => {
     const step = history.current.undo();
     if (step) replay(step, 'undo');
-    setHistoryVersion((v) => v + 1);
-  }, [replay]);
+    syncHistory();
+  }, [replay, syncHistory]);
 
   const redo = useCallback(() => {
     const step = history.current.redo();
     if (step) replay(step, 'redo');
-    setHistoryVersion((v) => v + 1);
-  }, [replay]);
+    syncHistory();
+  }, [replay, syncHistory]);
 
   const setMapping = useCallback(
     (next: WorkspaceMapping) => {
@@ -294,11 +310,7 @@ export function useWorkspaceModel(initial: Workspace) {
     redo,
     setMapping,
     rename,
-    canUndo: history.current.canUndo,
-    canRedo: history.current.canRedo,
-    undoLabel: history.current.undoLabel,
-    redoLabel: history.current.redoLabel,
-    historyVersion,
+    ...historyState,
   };
 }
 
