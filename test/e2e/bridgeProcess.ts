@@ -10,6 +10,8 @@ export interface BridgeProcess {
   dataDir: string;
   output: () => string;
   stop(): Promise<void>;
+  /** Ends the process at once, as a crash or power cut would. */
+  kill(): Promise<void>;
 }
 
 export async function newDataDir(): Promise<string> {
@@ -44,17 +46,19 @@ export async function startBridgeProcess(
     });
   });
   const parsed = new URL(url);
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
   return {
     url,
     origin: parsed.origin,
     secret: parsed.hash.replace('#secret=', ''),
     dataDir,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
 }

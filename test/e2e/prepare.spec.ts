@@ -1,0 +1,159 @@
+import { gunzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { test, expect, openApp, seriousViolations } from './fixtures';
+import { startBridgeProcess } from './bridgeProcess';
+
+const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });
+const invalidCount = (page: Page) => page.getByTestId('summary-invalid');
+
+async function openSample(page: Page) {
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  await expect(page.getByLabel('Use “Charity ID” as')).toHaveText(/Recipient ID/);
+  await expect(page.getByLabel('Use “Gift amount” as')).toHaveText(/Amount/);
+  expect(await seriousViolations(page), 'axe on the mapping step').toEqual([]);
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(grid(page)).toBeVisible();
+}
+
+/** Clicks a grid cell by its text and types a new value over it. */
+async function retype(page: Page, text: string, value: string) {
+  await grid(page).getByRole('gridcell', { name: text, exact: true }).first().click();
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(value);
+  await page.keyboard.press('Enter');
+}
+
+test('import the sample, fix cells, undo and redo, reopen after a crash, export', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge);
+  await openSample(page);
+  await expect(invalidCount(page)).toHaveText('3');
+  await expect(page.getByTestId('total-USD')).toContainText('in 36 donations');
+  expect(await seriousViolations(page), 'axe on the review screen').toEqual([]);
+
+  // The error shows on its cell, with the message on focus.
+  const badAmount = grid(page).getByRole('gridcell', { name: '10.005', exact: true });
+  await expect(badAmount).toHaveAttribute('data-state', 'error');
+  await badAmount.click();
+  await expect(page.getByTestId('grid-status')).toContainText(/USD|decimal/i);
+
+  // Only rows with errors, and F8 to walk them.
+  await page.getByLabel('Only rows with errors').check();
+  await expect(grid(page).getByRole('row')).toHaveCount(4); // header + 3
+  await grid(page).focus();
+  await page.keyboard.press('F8');
+  await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
+  await page.getByLabel('Only rows with errors').uncheck();
+
+  await retype(page, '10.005', '10.01');
+  await expect(invalidCount(page)).toHaveText('2');
+  await retype(page, 'george.chen@', 'george.chen@acme.example');
+  await expect(invalidCount(page)).toHaveText('1');
+
+  // Undo and redo, from the keyboard.
+  await grid(page).focus();
+  await page.keyboard.press('Control+Z');
+  await expect(invalidCount(page)).toHaveText('2');
+  await page.keyboard.press('Control+Y');
+  await expect(invalidCount(page)).toHaveText('1');
+  await expect(page.getByText('All changes saved')).toBeVisible();
+
+  // Kill the app outright: every edit that showed is there when it comes back.
+  await bridge.kill();
+  const again = await startBridgeProcess(bridge.dataDir);
+  try {
+    await page.goto(again.url);
+    await page.goto(`${again.origin}/#/prepare`);
+    await page.getByRole('button', { name: 'sample-donations (November)', exact: true }).click();
+    await expect(grid(page)).toBeVisible();
+    await expect(invalidCount(page)).toHaveText('1');
+    await expect(grid(page).getByRole('gridcell', { name: '10.01', exact: true })).toBeVisible();
+
+    // Fix the last one, then export the exact bulk file.
+    await retype(page, '840 56309746', '840-563097462');
+    await expect(invalidCount(page)).toHaveText('0');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: /Bulk file/ }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/\.json\.gz$/);
+    const bulk = JSON.parse(gunzipSync(await readFile((await download.path())!)).toString('utf8')) as {
+      data: {
+        type: string;
+        attributes: { funds: { amount: number; paymentType: string; source: string } };
+      }[];
+    };
+    expect(Object.keys(bulk)).toEqual(['data']);
+    expect(bulk.data).toHaveLength(39);
+    expect(bulk.data[0]?.type).toBe('donations');
+    expect(bulk.data[0]?.attributes.funds).toMatchObject({
+      amount: 2500,
+      paymentType: 'DONATION_REPORT',
+      source: 'COMPANY',
+    });
+  } finally {
+    await again.stop();
+  }
+});
+
+test('a semicolon CSV with comma decimals: paste a block, fill down, find and replace, add and delete rows', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge);
+  const csv = [
+    'Cause ID;Donation (€);Donor name;Employee email',
+    '840-563097462;1.234,56;Ana Lopez;ana@acme.example',
+    '840-446863710;12,50;Ben Okafor;ben@acme.example',
+    '840-446863710;;Chloé Martin;chloe@acme.example',
+    '840-446863710;7,00;Dev Patel;dev@acme',
+  ].join('\r\n');
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'donations.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv, 'utf8'),
+  });
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  // "Donation (€)" names the currency, so it is offered for the whole file.
+  await expect(page.getByLabel('Currency for the whole file')).toHaveValue('EUR');
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(invalidCount(page)).toHaveText('2');
+  await expect(page.getByTestId('total-EUR')).toContainText('€1,247.06');
+
+  // Paste a 1×2 block from Excel over the empty amount: the second value goes to the next row.
+  await grid(page).getByRole('gridcell', { name: '12,50', exact: true }).click();
+  await grid(page).evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', '20,00\r\n30,00\r\n');
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(grid(page).getByRole('gridcell', { name: '30,00', exact: true })).toBeVisible();
+  await expect(invalidCount(page)).toHaveText('1');
+
+  // Find and replace fixes the email, as one step.
+  await grid(page).focus();
+  await page.keyboard.press('Control+F');
+  await page.getByRole('textbox', { name: 'Find' }).fill('dev@acme');
+  await page.getByLabel('Replace with').fill('dev@acme.example');
+  await page.getByLabel('Whole cell').check();
+  await page.getByRole('button', { name: 'Replace all' }).click();
+  await expect(page.getByText('Replaced in 1 cells')).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(invalidCount(page)).toHaveText('0');
+
+  // Add a row, fill it down from the one above with Shift+Down then Ctrl+D, then delete it.
+  await grid(page).getByRole('gridcell', { name: 'Dev Patel', exact: true }).click();
+  await page.getByRole('button', { name: 'Add row' }).click();
+  await expect(page.getByTestId('summary-rows')).toHaveText('5');
+  await grid(page).getByRole('gridcell', { name: '840-446863710', exact: true }).last().click();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Control+D');
+  await expect(grid(page).getByRole('gridcell', { name: '840-446863710', exact: true })).toHaveCount(4);
+  await page.getByRole('button', { name: 'Delete row' }).click();
+  await expect(page.getByTestId('summary-rows')).toHaveText('4');
+});
