@@ -57,11 +57,3 @@ export {
 export { DEFAULT_REFERENCE_KEY, makeReference, parseReference, type ReferencePair } from './reference';
 /** A cell as text, the way text attributes read it. */
 export { cellText } from './cellText';
-/** A whole sheet in one call: mapping, rules, file warnings, totals (the CLI's validate). */
-export {
-  validateSheet,
-  type SheetInput,
-  type SheetIssue,
-  type SheetRow,
-  type SheetValidation,
-} from './validateSheet';
