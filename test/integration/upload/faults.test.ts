@@ -10,6 +10,7 @@ import {
   type Emu,
 } from './harness';
 import { tamper } from './tamper';
+import type { UploadView } from '../../../shared/contract/uploadChannels';
 
 let h: Emu;
 let desk: Desk | null = null;
@@ -33,7 +34,7 @@ function rows(count: number): ReturnType<typeof makeRows> {
 }
 
 /** Uploads, drives every part to the end, and checks every row has exactly one donation across all intents. */
-async function uploadAndCheck(d: Desk, count: number): Promise<Awaited<ReturnType<Desk['call']>>> {
+async function uploadAndCheck(d: Desk, count: number): Promise<UploadView> {
   const made = rows(count);
   const id = await createWorkspace(d, made);
   const started = await d.call('upload.start', { workspaceId: id });
@@ -58,9 +59,7 @@ async function uploadAndCheck(d: Desk, count: number): Promise<Awaited<ReturnTyp
   }
   expect(refs.size).toBe(count);
   expect([...refs.values()].every((n) => n === 1)).toBe(true);
-  return (await d.call('upload.list', {})).find((u) => u.uploadId === started.uploadId) as Awaited<
-    ReturnType<Desk['call']>
-  >;
+  return (await d.call('upload.list', {})).find((u) => u.uploadId === started.uploadId) as UploadView;
 }
 
 describe('upload under faults', () => {
@@ -108,18 +107,14 @@ describe('upload under faults', () => {
       },
     });
     desk = await openDesk(h, { fetchImpl: t.fetch });
-    const upload = (await uploadAndCheck(desk, 10)) as unknown as {
-      intents: Array<{ state: string; timeline: Array<{ note?: string }> }>;
-    };
+    const upload = await uploadAndCheck(desk, 10);
     expect(upload.intents.map((i) => i.state)).toEqual(['abandoned', 'PROCESSED']);
     expect(upload.intents[0]?.timeline.at(-1)?.note).toMatch(/expired|403/);
   });
 
   it('splits a large upload into several intents shown as one upload', async () => {
     desk = await openDesk(h, { env: { DONATION_DESK_MAX_ROWS_PER_FILE: '10' } });
-    const upload = (await uploadAndCheck(desk, 25)) as unknown as {
-      intents: Array<{ part: number; parts: number }>;
-    };
+    const upload = await uploadAndCheck(desk, 25);
     expect(upload.intents.map((i) => i.part)).toEqual([0, 1, 2]);
     expect(upload.intents[0]?.parts).toBe(3);
   });

@@ -1,0 +1,383 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as XLSX from 'xlsx';
+import type { ChannelInput, ChannelName, ChannelResponse } from '../../../shared/contract';
+import type { IntentView, UploadErrors, UploadView } from '../../../shared/contract/uploadChannels';
+import { neutraliseCell } from '../../../shared/export/neutraliseCell';
+import { DEFAULT_REFERENCE_KEY, parseMappingTemplate, suggestMapping } from '../../../shared/mapping';
+import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
+import { DeskFailure } from '../../../shared/result';
+import type { DeskRuntime } from '../../services';
+import { writeFileAtomic } from '../../services/storage/atomicFile';
+import { EXIT, registerCommand, type CliContext } from '../main';
+
+/*
+ * Exit codes of upload, status, errors and resume: 0 done (PROCESSED, or sent when not waiting);
+ * 1 problems (invalid rows, rows already sent, an upload that ended in ERROR, errors listed);
+ * 2 the file, the mapping or the arguments cannot be used; 3 the service could not be reached or refused.
+ */
+
+const SERVICE_CODES = new Set([
+  'NETWORK',
+  'AUTH_FAILED',
+  'SERVICE_UNAVAILABLE',
+  'BAD_RESPONSE',
+  'AMBIGUOUS',
+  'UPLOAD_FAILED',
+  'NOT_CONFIGURED',
+]);
+const PROBLEM_CODES = new Set([
+  'INVALID_ROWS',
+  'DUPLICATES',
+  'NOTHING_TO_SEND',
+  'NOT_IN_ERROR',
+  'ALREADY_CORRECTED',
+  'UPLOAD_REJECTED',
+]);
+
+function exitFor(e: DeskFailure): number {
+  if (SERVICE_CODES.has(e.code)) return EXIT.service;
+  if (PROBLEM_CODES.has(e.code)) return EXIT.problems;
+  return EXIT.usage;
+}
+
+async function call<C extends ChannelName>(
+  desk: DeskRuntime,
+  channel: C,
+  input: ChannelInput<C>,
+): Promise<ChannelResponse<C>> {
+  const handler = desk.services[channel] as (
+    i: ChannelInput<C>,
+    c: { transport: 'cli' },
+  ) => Promise<ChannelResponse<C>> | ChannelResponse<C>;
+  return handler(input, { transport: 'cli' });
+}
+
+function options<T extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CliContext, spec: T) {
+  return parseArgs({ args: ctx.args, options: spec, allowPositionals: true, strict: true });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function waitStep(ctx: CliContext): number {
+  return Number(ctx.io.env.DONATION_DESK_POLL_MIN_MS) || 3_000;
+}
+
+const FINAL = new Set(['PROCESSED', 'ERROR', 'abandoned']);
+
+/** Polls every intent of the given uploads (or all) until each has a final state; returns the uploads. */
+async function waitForUploads(
+  ctx: CliContext,
+  desk: DeskRuntime,
+  uploadIds: string[] | null,
+): Promise<UploadView[]> {
+  let delay = waitStep(ctx);
+  for (;;) {
+    const uploads = (await call(desk, 'upload.list', {})).filter(
+      (u) => !uploadIds || uploadIds.includes(u.uploadId),
+    );
+    const open = uploads.filter(
+      (u) =>
+        u.state === 'sending' ||
+        u.state === 'following' ||
+        u.intents.some((i) => i.state === 'ERROR' && i.donations === null),
+    );
+    if (open.length === 0) return uploads;
+    for (const upload of open) {
+      for (const intent of upload.intents) {
+        if (
+          intent.serviceId &&
+          (!FINAL.has(intent.state) || (intent.state === 'ERROR' && intent.donations === null))
+        ) {
+          await call(desk, 'upload.refresh', { intentId: intent.intentId }).catch(() => undefined);
+        }
+      }
+    }
+    await sleep(delay);
+    delay = Math.min(60_000, delay * 1.5);
+  }
+}
+
+function describeIntent(i: IntentView): string {
+  const counts = [
+    i.counts.accepted !== undefined && `${i.counts.accepted} accepted`,
+    i.counts.invalid !== undefined && `${i.counts.invalid} invalid`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `  ${i.intentId}  part ${i.part + 1}/${i.parts}  ${i.state.padEnd(10)} ${i.rows} rows${counts ? ` (${counts})` : ''}`;
+}
+
+function printUploads(ctx: CliContext, uploads: UploadView[], extra: Record<string, unknown> = {}): void {
+  if (ctx.json) {
+    ctx.io.out(
+      JSON.stringify(uploads.length === 1 ? { ...uploads[0], ...extra } : { uploads, ...extra }, null, 2),
+    );
+    return;
+  }
+  for (const u of uploads) {
+    const totals = u.totals.map((t) => `${t.count} × ${t.currencyCode} ${t.amount} (minor units)`).join('; ');
+    ctx.io.out(
+      `Upload ${u.uploadId} of “${u.workspaceName}”: ${u.state}, ${u.rows} rows${totals ? `, ${totals}` : ''}`,
+    );
+    for (const i of u.intents) ctx.io.out(describeIntent(i));
+  }
+}
+
+function uploadExit(uploads: UploadView[], waited: boolean): number {
+  if (uploads.some((u) => u.state === 'error' || u.state === 'stopped')) return EXIT.problems;
+  if (waited && uploads.some((u) => u.state !== 'processed')) return EXIT.service;
+  return EXIT.ok;
+}
+
+registerCommand('upload', {
+  summary: 'Upload a spreadsheet of donations as a bulk file, optionally waiting until it is processed.',
+  usage: `donation-desk upload FILE [--mapping M.json] [--sheet NAME] [--skip-invalid] [--confirm-duplicates] [--wait] [--json]
+
+Reads the sheet, maps its columns (the template in --mapping, else the automatic suggestion), checks
+every row with the same rules as the app, and uploads the valid rows. Rows with errors stop the upload
+unless --skip-invalid; rows already sent before stop it unless --confirm-duplicates.
+Exit codes: 0 sent (with --wait: processed); 1 invalid rows, rows already sent, or the upload ended in
+ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not be reached or refused.`,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = options(ctx, {
+        mapping: { type: 'string' },
+        sheet: { type: 'string' },
+        wait: { type: 'boolean' },
+        'skip-invalid': { type: 'boolean' },
+        'confirm-duplicates': { type: 'boolean' },
+      });
+    } catch (e) {
+      ctx.io.err(e instanceof Error ? e.message : String(e));
+      return EXIT.usage;
+    }
+    const file = parsed.positionals[0];
+    if (!file) {
+      ctx.io.err('Name the spreadsheet to upload: donation-desk upload FILE');
+      return EXIT.usage;
+    }
+    const bytes = await readFile(resolve(file)).catch(() => null);
+    if (!bytes) {
+      ctx.io.err(`Cannot read ${file}. Check the name and that you may read it.`);
+      return EXIT.usage;
+    }
+    let template = null;
+    if (parsed.values.mapping) {
+      const text = await readFile(resolve(parsed.values.mapping), 'utf8').catch(() => null);
+      const result =
+        text === null
+          ? { ok: false as const, message: `Cannot read ${parsed.values.mapping}.` }
+          : parseMappingTemplate(text);
+      if (!result.ok) {
+        ctx.io.err(result.message);
+        return EXIT.usage;
+      }
+      template = result.template;
+    }
+    let sheet;
+    try {
+      sheet = await readSpreadsheet(new Uint8Array(bytes), basename(file), {
+        ...((parsed.values.sheet ?? template?.sheet)
+          ? { sheet: parsed.values.sheet ?? template?.sheet }
+          : {}),
+        ...(template?.headerRow ? { headerRow: template.headerRow } : {}),
+      });
+    } catch (e) {
+      if (e instanceof SpreadsheetReadError) {
+        ctx.io.err(e.message);
+        return EXIT.usage;
+      }
+      throw e;
+    }
+    template ??= suggestMapping(sheet.headers, {
+      samples: sheet.rows.slice(0, 50).map((r) => r.cells),
+    }).template;
+    const desk = await ctx.runtime();
+    const workspace = await desk.workspaces.create({
+      name: basename(file),
+      source: {
+        fileName: basename(file),
+        format: sheet.format,
+        sheet: sheet.sheet,
+        headerRow: sheet.headerRow,
+        headerRowCount: sheet.headerRowCount,
+        totalsRow: sheet.totalsRow ?? null,
+        skippedBlankRows: sheet.skippedBlankRows,
+        warnings: sheet.warnings,
+      },
+      headers: sheet.headers,
+      // Keys from 1, so every reference value reads back as a row (0 is not one).
+      rows: sheet.rows.map((r, i) => ({ key: i + 1, rowNumber: r.rowNumber, cells: r.cells })),
+      mapping: { template, numberStyle: 'auto', reference: { enabled: true, key: DEFAULT_REFERENCE_KEY } },
+    });
+    let started;
+    try {
+      started = await call(desk, 'upload.start', {
+        workspaceId: workspace.id,
+        ...(parsed.values['skip-invalid'] ? { skipInvalid: true } : {}),
+        ...(parsed.values['confirm-duplicates'] ? { confirmDuplicates: 'all' as const } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof DeskFailure)) throw e;
+      if (ctx.json)
+        ctx.io.out(
+          JSON.stringify({ error: { code: e.code, message: e.message, details: e.details } }, null, 2),
+        );
+      else ctx.io.err(e.message);
+      return exitFor(e);
+    }
+    for (const p of started.problems) ctx.io.err(p);
+    const uploads = parsed.values.wait
+      ? await waitForUploads(ctx, desk, [started.uploadId])
+      : [started.upload];
+    printUploads(ctx, uploads, { workspaceId: workspace.id, problems: started.problems });
+    if (!parsed.values.wait && started.problems.length) return EXIT.service;
+    return uploadExit(uploads, parsed.values.wait === true);
+  },
+});
+
+registerCommand('status', {
+  summary: 'Show a bulk intent’s state and timeline, optionally waiting until it is PROCESSED or ERROR.',
+  usage: `donation-desk status INTENT_ID [--wait] [--json]
+Exit codes: 0 fine so far (with --wait: PROCESSED); 1 ERROR; 2 unknown intent; 3 the service could not be reached.`,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = options(ctx, { wait: { type: 'boolean' } });
+    } catch (e) {
+      ctx.io.err(e instanceof Error ? e.message : String(e));
+      return EXIT.usage;
+    }
+    const id = parsed.positionals[0];
+    if (!id) {
+      ctx.io.err('Name the bulk intent: donation-desk status INTENT_ID');
+      return EXIT.usage;
+    }
+    const desk = await ctx.runtime();
+    let view: IntentView;
+    try {
+      view = await call(desk, 'upload.get', { intentId: id });
+      let delay = waitStep(ctx);
+      for (;;) {
+        view = await call(desk, 'upload.refresh', { intentId: id }).catch(() => view);
+        const done = FINAL.has(view.state) && !(view.state === 'ERROR' && view.donations === null);
+        if (!parsed.values.wait || done) break;
+        await sleep(delay);
+        delay = Math.min(60_000, delay * 1.5);
+      }
+    } catch (e) {
+      if (!(e instanceof DeskFailure)) throw e;
+      ctx.io.err(e.message);
+      return exitFor(e);
+    }
+    if (ctx.json) ctx.io.out(JSON.stringify(view, null, 2));
+    else {
+      ctx.io.out(describeIntent(view).trim());
+      for (const t of view.timeline) ctx.io.out(`  ${t.at}  ${t.state}${t.note ? `  (${t.note})` : ''}`);
+      if (view.error) ctx.io.out(`  ${view.error.title}: ${view.error.detail}`);
+    }
+    if (view.state === 'ERROR') return EXIT.problems;
+    if (parsed.values.wait && view.state !== 'PROCESSED') return EXIT.service;
+    return EXIT.ok;
+  },
+});
+
+/** The error list as `errors --json` prints it: the source row number, the column header, the field. */
+export function errorsJson(errors: UploadErrors): unknown {
+  return {
+    intentId: errors.intentId,
+    status: errors.status,
+    form: errors.form,
+    issues: errors.issues.map((i) => ({
+      row: i.row,
+      column: i.column,
+      field: i.field,
+      code: i.code,
+      title: i.title,
+      detail: i.detail,
+    })),
+  };
+}
+
+async function writeErrorsXlsx(path: string, errors: UploadErrors): Promise<void> {
+  const rows = [
+    ['Row', 'Column', 'Field', 'Code', 'Problem', 'Detail'],
+    ...errors.issues.map((i) =>
+      [i.row ?? '', i.column ?? '', i.field, i.code, i.title, i.detail].map((v) =>
+        typeof v === 'string' ? neutraliseCell(v) : v,
+      ),
+    ),
+  ];
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Errors');
+  const bytes = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  await writeFileAtomic(path, bytes);
+}
+
+registerCommand('errors', {
+  summary: 'List the errors of a bulk intent in ERROR, each on its spreadsheet row and column.',
+  usage: `donation-desk errors INTENT_ID [--json] [--out FILE.xlsx]
+--json prints {"intentId", "status", "form": "donations"|"file", "issues": [{"row", "column", "field", "code", "title", "detail"}]}
+with "row" the source spreadsheet's row number (null for an error about the whole file).
+Exit codes: 1 errors were listed; 0 none; 2 unknown intent or not in ERROR; 3 the service could not be reached.`,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = options(ctx, { out: { type: 'string' } });
+    } catch (e) {
+      ctx.io.err(e instanceof Error ? e.message : String(e));
+      return EXIT.usage;
+    }
+    const id = parsed.positionals[0];
+    if (!id) {
+      ctx.io.err('Name the bulk intent: donation-desk errors INTENT_ID');
+      return EXIT.usage;
+    }
+    const desk = await ctx.runtime();
+    let errors: UploadErrors;
+    try {
+      errors = await call(desk, 'upload.errors', { intentId: id });
+    } catch (e) {
+      if (!(e instanceof DeskFailure)) throw e;
+      ctx.io.err(e.message);
+      return e.code === 'NOT_IN_ERROR' ? EXIT.usage : exitFor(e);
+    }
+    if (parsed.values.out) await writeErrorsXlsx(resolve(parsed.values.out), errors);
+    if (ctx.json) ctx.io.out(JSON.stringify(errorsJson(errors), null, 2));
+    else {
+      ctx.io.out(
+        `Bulk ${errors.intentId}: ${errors.issues.length} error(s) (${errors.form === 'file' ? 'the file itself' : 'invalid donations'})`,
+      );
+      for (const i of errors.issues) {
+        const where = i.row !== null ? `row ${i.row}${i.column ? `, ${i.column}` : ''}` : 'file';
+        ctx.io.out(`  ${where}: ${i.title}${i.detail ? ` — ${i.detail}` : ''}`);
+      }
+      if (parsed.values.out) ctx.io.out(`Written to ${parsed.values.out}`);
+    }
+    return errors.issues.length ? EXIT.problems : EXIT.ok;
+  },
+});
+
+registerCommand('resume', {
+  summary: 'Finish what an interrupted run left: send unsent files, follow open bulk intents.',
+  usage: `donation-desk resume [--wait] [--json]
+Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR; 3 the service could not be reached.`,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = options(ctx, { wait: { type: 'boolean' } });
+    } catch (e) {
+      ctx.io.err(e instanceof Error ? e.message : String(e));
+      return EXIT.usage;
+    }
+    const desk = await ctx.runtime();
+    const uploads = parsed.values.wait
+      ? await waitForUploads(ctx, desk, null)
+      : await call(desk, 'upload.list', {});
+    printUploads(ctx, uploads);
+    return uploadExit(uploads, parsed.values.wait === true);
+  },
+});
