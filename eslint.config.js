@@ -42,6 +42,7 @@ export default tseslint.config(
       'test-results/',
       'playwright-report/',
       'coverage/',
+      '.tmp/',
     ],
   },
   js.configs.recommended,
@@ -54,6 +55,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['shared/**/*.ts'],

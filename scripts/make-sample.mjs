@@ -27,15 +27,53 @@ const people = [
   ['George Chen', 'george.chen@acme.example', 'E-00533', 'Finance'],
   ['Hana Sato', 'hana.sato@acme.example', 'E-00610', 'Marketing'],
 ];
-const amounts = ['25.00', '50.00', '100.00', '1,250.00', '75.50', '10.00', '250.00', '40.00', '500.00', '15.25'];
+const amounts = [
+  '25.00',
+  '50.00',
+  '100.00',
+  '1,250.00',
+  '75.50',
+  '10.00',
+  '250.00',
+  '40.00',
+  '500.00',
+  '15.25',
+];
 
 const rows = [];
 for (let i = 0; i < 36; i++) {
   const [name, email, id, dept] = people[i % people.length];
-  rows.push([good[i % good.length], amounts[i % amounts.length], 'USD', name, email, i % 3 === 0 ? 'yes' : 'no', id, dept]);
+  rows.push([
+    good[i % good.length],
+    amounts[i % amounts.length],
+    'USD',
+    name,
+    email,
+    i % 3 === 0 ? 'yes' : 'no',
+    id,
+    dept,
+  ]);
 }
-rows.push([info.samples.project, '60.00', 'USD', 'Ana Lopez', 'ana.lopez@acme.example', 'yes', 'E-00142', 'Finance']);
-rows.push([info.samples.portfolios[0], '120.00', 'USD', 'Ben Okafor', 'ben.okafor@acme.example', 'no', 'E-00217', 'Engineering']);
+rows.push([
+  info.samples.project,
+  '60.00',
+  'USD',
+  'Ana Lopez',
+  'ana.lopez@acme.example',
+  'yes',
+  'E-00142',
+  'Finance',
+]);
+rows.push([
+  info.samples.portfolios[0],
+  '120.00',
+  'USD',
+  'Ben Okafor',
+  'ben.okafor@acme.example',
+  'no',
+  'E-00217',
+  'Engineering',
+]);
 // The service declines this one later: the cause is not in good standing.
 rows.push([declined, '35.00', 'USD', 'Dev Patel', 'dev.patel@acme.example', 'no', 'E-00402', 'Engineering']);
 // Mistakes to find and fix in the grid.
@@ -43,11 +81,21 @@ rows[4][1] = '10.005'; // more decimals than USD has
 rows[9][4] = 'george.chen@'; // not an email address
 rows[13][0] = '840 56309746'; // not a recipient id
 
-const total = rows.reduce((sum, r) => sum + Math.round(Number(String(r[1]).replace(/,/g, '')) * 100), 0) / 100;
+const total =
+  rows.reduce((sum, r) => sum + Math.round(Number(String(r[1]).replace(/,/g, '')) * 100), 0) / 100;
 const sheet = XLSX.utils.aoa_to_sheet([
   ['Acme Corp: employee matching gifts, November 2026'],
   [],
-  ['Charity ID', 'Gift amount', 'Currency', 'Employee name', 'Employee email', 'Receipt?', 'Employee ID', 'Department'],
+  [
+    'Charity ID',
+    'Gift amount',
+    'Currency',
+    'Employee name',
+    'Employee email',
+    'Receipt?',
+    'Employee ID',
+    'Department',
+  ],
   ...rows,
   ['Total', total.toFixed(2)],
 ]);

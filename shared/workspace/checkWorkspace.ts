@@ -36,7 +36,9 @@ export function makeRowChecker(
   mapping: WorkspaceMapping,
   rows: readonly CheckableRow[],
 ): RowChecker {
-  const compiled = compileMapping(headers, mapping.template);
+  const referenceKey = mapping.reference.enabled ? mapping.reference.key : null;
+  // The reference pair is the app's own: it must not count against the file's metadata columns.
+  const compiled = compileMapping(headers, mapping.template, referenceKey ? { referenceKey } : {});
   let numberStyle: NumberStyle = mapping.numberStyle === 'auto' ? 'dot-decimal' : mapping.numberStyle;
   if (mapping.numberStyle === 'auto') {
     const amount = compiled.columns.find((c) => c.target === 'amount');
@@ -53,7 +55,7 @@ export function makeRowChecker(
   return {
     compiled,
     numberStyle,
-    referenceKey: mapping.reference.enabled ? mapping.reference.key : null,
+    referenceKey,
     workspaceRef: workspaceRef(workspaceId),
     headers,
   };
