@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { DeskFailure } from '../../../shared/result';
+import type { ResolvedEnvironment } from '../environments';
+import { ServiceClient } from './serviceClient';
+import { TokenClient } from './tokenClient';
+
+const INTENT = {
+  data: {
+    type: 'bulkDonationIntent',
+    id: 'b-1',
+    attributes: {
+      status: 'PENDING',
+      createdAt: '2026-11-22T05:00:00Z',
+      expiresAt: '2026-11-22T06:00:00Z',
+      url: 'http://upload.test/bucket',
+      fields: { key: 'k', Policy: 'p' },
+    },
+  },
+};
+
+type Step = Response | 'drop';
+
+/** A fetch that answers token requests itself and each service call with the next scripted step. */
+function scripted(steps: Step[]) {
+  const calls: Array<{ url: string; method: string; auth: string | null }> = [];
+  let tokens = 0;
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const url = String(input);
+    if (url.endsWith('/token')) {
+      tokens++;
+      return Response.json({ access_token: `secret-token-${tokens}`, expires_in: 3600 });
+    }
+    calls.push({ url, method: init?.method ?? 'GET', auth: new Headers(init?.headers).get('authorization') });
+    const step = steps.shift();
+    if (!step || step === 'drop') throw new TypeError('fetch failed', { cause: { code: 'UND_ERR_SOCKET' } });
+    return step;
+  };
+  const tokenClient = new TokenClient(
+    { tokenUrl: 'http://api.test/token', clientId: 'id', clientSecret: 'shh' },
+    fetchImpl,
+  );
+  const env: ResolvedEnvironment = {
+    info: {
+      id: 'custom',
+      label: 'Custom',
+      baseUrl: 'http://api.test',
+      tokenUrl: 'http://api.test/token',
+      programUrl: '',
+      emulated: false,
+    },
+    tokens: tokenClient,
+  };
+  const sleeps: number[] = [];
+  const client = new ServiceClient(async () => env, {
+    fetchImpl,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0,
+    retry: { attempts: 4, baseMs: 100, maxMs: 1000 },
+  });
+  return { client, calls, sleeps, tokenCount: () => tokens };
+}
+
+const status = (code: number, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify({ errors: [{ title: 'Nope', detail: 'injected' }] }), {
+    status: code,
+    headers,
+  });
+
+async function failure(promise: Promise<unknown>): Promise<DeskFailure> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof DeskFailure) return e;
+    throw e;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('service client', () => {
+  it('sends the bearer token and retries once with a fresh token after a 401', async () => {
+    const s = scripted([status(401), Response.json(INTENT)]);
+    const intent = await s.client.getIntent('b-1');
+    expect(intent.id).toBe('b-1');
+    expect(s.calls.map((c) => c.auth)).toEqual(['Bearer secret-token-1', 'Bearer secret-token-2']);
+  });
+
+  it('retries a GET on 503 honouring Retry-After, on 429, and on a dropped connection', async () => {
+    const s = scripted([status(503, { 'retry-after': '2' }), status(429), 'drop', Response.json(INTENT)]);
+    await s.client.getIntent('b-1');
+    expect(s.calls).toHaveLength(4);
+    expect(s.sleeps[0]).toBe(2000);
+    expect(s.sleeps.slice(1)).toEqual([100, 200]);
+  });
+
+  it('never repeats a bulk-intent POST after a 5xx or a dropped connection: it reports AMBIGUOUS', async () => {
+    for (const step of [status(500), 'drop' as const]) {
+      const s = scripted([step, Response.json(INTENT)]);
+      const e = await failure(s.client.createIntent());
+      expect(e.code).toBe('AMBIGUOUS');
+      expect(s.calls).toHaveLength(1);
+    }
+  });
+
+  it('repeats a POST refused with 429 (refused before any work)', async () => {
+    const s = scripted([status(429, { 'retry-after': '0' }), Response.json(INTENT)]);
+    expect((await s.client.createIntent()).id).toBe('b-1');
+    expect(s.calls).toHaveLength(2);
+  });
+
+  it('turns an unexpected answer into a failure naming the call, never a crash, never with the token', async () => {
+    const s = scripted([
+      Response.json({ data: { type: 'somethingElse' } }),
+      status(500),
+      status(500),
+      status(500),
+      status(500),
+    ]);
+    const shape = await failure(s.client.getIntent('b-1'));
+    expect(shape.code).toBe('BAD_RESPONSE');
+    expect(shape.message).toContain('GET /donations/bulk-intents/{id}');
+    const down = await failure(s.client.getIntent('b-1'));
+    expect(down.code).toBe('SERVICE_UNAVAILABLE');
+    for (const e of [shape, down])
+      expect(`${e.message}${JSON.stringify(e.details)}`).not.toMatch(/secret|shh/);
+  });
+
+  it('follows links.next until the range is no longer truncated', async () => {
+    const donation = (id: string) => ({
+      type: 'donations',
+      id,
+      attributes: {
+        destination: { recipientId: '840-123456789' },
+        funds: { paymentType: 'DONATION_REPORT', currencyCode: 'USD', amount: 100 },
+        state: { processingStatus: 'ACCEPTED' },
+      },
+    });
+    const s = scripted([
+      Response.json({
+        meta: { count: 1, page: { rangeTruncated: true } },
+        links: { next: 'http://api.test/donations?page[after]=x' },
+        data: [donation('d1')],
+      }),
+      Response.json({
+        meta: { count: 1, page: { rangeTruncated: false } },
+        links: { next: null },
+        data: [donation('d2')],
+      }),
+    ]);
+    const all = await s.client.listBulkDonations('b-1');
+    expect(all.map((d) => d.id)).toEqual(['d1', 'd2']);
+    expect(s.calls[0]?.url).toContain('filter%5Bbulk%5D=b-1');
+  });
+});
