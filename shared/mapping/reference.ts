@@ -1,7 +1,8 @@
 /**
  * The reference metadata pair that ties each uploaded donation to its workspace and row, so error
  * files, declines and partial results match back with certainty. Value: `<workspaceShortId>:<row>`
- * with the spreadsheet's own row number. The key is configurable; this is the default.
+ * where row is the workspace row's stable key (0 and up; rows added in the app have no spreadsheet
+ * row number, so the key is used rather than the row number). The key is configurable; this is the default.
  */
 export const DEFAULT_REFERENCE_KEY = 'ddRef';
 
@@ -21,7 +22,7 @@ export function makeReference(
 /** Reads a reference value back; undefined when it is not one of ours. */
 export function parseReference(value: unknown): { workspace: string; row: number } | undefined {
   if (typeof value !== 'string') return undefined;
-  const match = /^([A-Za-z0-9_-]{1,64}):([1-9][0-9]{0,8})$/.exec(value);
+  const match = /^([A-Za-z0-9_-]{1,64}):(0|[1-9][0-9]{0,8})$/.exec(value);
   if (!match) return undefined;
   return { workspace: match[1] as string, row: Number(match[2]) };
 }

@@ -91,7 +91,11 @@ describe('reference pair', () => {
     expect(makeReference('w', 3, 'Desk ref').key).toBe('Desk ref');
   });
 
-  it.each(['', 'ab12cd', 'ab12cd:0', 'a b:1', 'ab:1:2', 5])('%j is not a reference', (value) => {
+  it('reads back the first row of a workspace, whose key is 0', () => {
+    expect(parseReference(makeReference('ab12cd', 0).value)).toEqual({ workspace: 'ab12cd', row: 0 });
+  });
+
+  it.each(['', 'ab12cd', 'ab12cd:01', 'ab12cd:-1', 'a b:1', 'ab:1:2', 5])('%j is not a reference', (value) => {
     expect(parseReference(value)).toBeUndefined();
   });
 });
