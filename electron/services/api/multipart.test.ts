@@ -14,7 +14,7 @@ function parse(
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => parts.push({ name, value: info.filename, file: Buffer.concat(chunks) }));
+      stream.on('end', () => parts.push({ name, value: info.filename ?? '', file: Buffer.concat(chunks) }));
     });
     parser.on('close', () => resolve(parts));
     parser.on('error', reject);
