@@ -2,6 +2,7 @@ import { packageRoot, packageVersion } from '../services/appPaths';
 import { runCli } from './main';
 import './commands/connection';
 import './commands/upload';
+import './commands/validate';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

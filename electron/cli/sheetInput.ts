@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { parseMappingTemplate, suggestMapping, type MappingTemplate } from '../../shared/mapping';
+import { readSpreadsheet, SpreadsheetReadError, type SpreadsheetResult } from '../../shared/spreadsheet';
+import { DeskFailure } from '../../shared/result';
+
+export interface SheetInput {
+  fileName: string;
+  sheet: SpreadsheetResult;
+  template: MappingTemplate;
+  /** True when no --mapping was given and the columns were matched automatically. */
+  suggested: boolean;
+}
+
+/**
+ * Reads a spreadsheet and its mapping the way the app does: the template's sheet and header row
+ * (or --sheet), and the template's columns, or the app's own suggestion when none is given.
+ * Problems become DeskFailure with code USAGE (exit 2).
+ */
+export async function readSheetInput(
+  file: string,
+  mappingPath?: string,
+  sheetName?: string,
+): Promise<SheetInput> {
+  const bytes = await readFile(resolve(file)).catch(() => {
+    throw new DeskFailure('USAGE', `Cannot read ${file}. Check the name and that you may read it.`);
+  });
+  let template: MappingTemplate | null = null;
+  if (mappingPath) {
+    const text = await readFile(resolve(mappingPath), 'utf8').catch(() => {
+      throw new DeskFailure('USAGE', `Cannot read the mapping file ${mappingPath}.`);
+    });
+    const parsed = parseMappingTemplate(text);
+    if (!parsed.ok) throw new DeskFailure('USAGE', parsed.message);
+    template = parsed.template;
+  }
+  const wantedSheet = sheetName ?? template?.sheet;
+  let sheet: SpreadsheetResult;
+  try {
+    sheet = await readSpreadsheet(new Uint8Array(bytes), basename(file), {
+      ...(wantedSheet ? { sheet: wantedSheet } : {}),
+      ...(template?.headerRow ? { headerRow: template.headerRow } : {}),
+    });
+  } catch (e) {
+    if (e instanceof SpreadsheetReadError || (e instanceof DeskFailure && e.code !== 'INTERNAL')) {
+      throw new DeskFailure('USAGE', e.message);
+    }
+    throw e;
+  }
+  const suggested = template === null;
+  template ??= suggestMapping(sheet.headers, {
+    samples: sheet.rows.slice(0, 50).map((r) => r.cells),
+  }).template;
+  return { fileName: basename(file), sheet, template, suggested };
+}
