@@ -109,7 +109,7 @@ export class UploadEngine {
   }
 
   async preview({ workspaceId }: ChannelInput<'upload.preview'>): Promise<ChannelResponse<'upload.preview'>> {
-    const validated = validateWorkspace(await this.ctx.workspaces.read(workspaceId));
+    const validated = await validateWorkspace(await this.ctx.workspaces.read(workspaceId));
     return {
       rows: validated.workspace.rows.length,
       valid: validated.ready.length,
@@ -241,8 +241,11 @@ export class UploadEngine {
 
   start(input: ChannelInput<'upload.start'>): Promise<ChannelResponse<'upload.start'>> {
     return this.serialStart(async () => {
-      this.progress(input.workspaceId, 0, 1, 'validating', 0, null);
-      const validated = validateWorkspace(await this.ctx.workspaces.read(input.workspaceId));
+      const validated = await validateWorkspace(
+        await this.ctx.workspaces.read(input.workspaceId),
+        undefined,
+        (done, total) => this.progress(input.workspaceId, 0, 1, 'validating', done, total),
+      );
       const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
       const group = await this.record(validated, rows, null);
       const problems = await this.sendGroup(group);
@@ -279,7 +282,8 @@ export class UploadEngine {
       if (wanted.size === 0)
         throw new DeskFailure('NOTHING_TO_SEND', 'Every row of this bulk already has a donation.');
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
-      const validated = validateWorkspace(workspace, wanted);
+      const validated = await validateWorkspace(workspace, wanted);
+      const gone = wanted.size - validated.ready.length - validated.invalid.length;
       const rows = this.admit(validated, input.skipInvalid, undefined);
       const corrected = await this.record(validated, rows, failed.serviceId);
       await saveIntent(this.ctx, failed, {
@@ -287,6 +291,11 @@ export class UploadEngine {
         note: `corrected by upload ${corrected.id}`,
       });
       const problems = await this.sendGroup(corrected);
+      if (gone > 0) {
+        problems.unshift(
+          `${gone} row(s) of the failed bulk are no longer in the workspace and were not sent.`,
+        );
+      }
       return { uploadId: corrected.id, upload: this.view(corrected.id), problems };
     });
   }
