@@ -58,10 +58,12 @@ export function ReviewScreen({ workspace, onClose }: Props) {
 
   const rowHasError = useCallback(
     (key: number) => {
-      const r = model.results.get(key);
+      const r = model.resultOf(key);
       return r ? !r.ok : false;
     },
-    [model.results],
+    // resultsVersion marks a change in what resultOf returns.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [model.resultOf, model.resultsVersion],
   );
   const visibleRows = useMemo(
     () => (onlyErrors ? model.rows.filter((r) => rowHasError(r.key)) : model.rows),
@@ -87,18 +89,20 @@ export function ReviewScreen({ workspace, onClose }: Props) {
         if (issue.columnIndex !== column) return;
         (found ??= []).push({ severity: issue.severity, message: issue.message });
       };
-      model.results.get(key)?.issues.forEach(add);
+      model.resultOf(key)?.issues.forEach(add);
       model.fileIssues.get(key)?.forEach(add);
       return found;
     },
-    [model.results, model.fileIssues],
+    // resultsVersion marks a change in what resultOf returns.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [model.resultOf, model.resultsVersion, model.fileIssues],
   );
 
   /** Row-level problems that belong to no column (a missing mapping target, the metadata count). */
   const activeRow = visibleRows[active.row];
   const rowLevel = activeRow
     ? [
-        ...(model.results.get(activeRow.key)?.issues ?? []),
+        ...(model.resultOf(activeRow.key)?.issues ?? []),
         ...(model.fileIssues.get(activeRow.key) ?? []),
       ].filter((i) => i.columnIndex === undefined)
     : [];
@@ -109,7 +113,7 @@ export function ReviewScreen({ workspace, onClose }: Props) {
       const index = (active.row + direction * step + n) % n;
       const row = visibleRows[index];
       if (!row || !rowHasError(row.key)) continue;
-      const issue = model.results.get(row.key)?.issues.find((i) => i.severity === 'error');
+      const issue = model.resultOf(row.key)?.issues.find((i) => i.severity === 'error');
       grid.current?.goTo(index, issue?.columnIndex ?? 0);
       return;
     }
@@ -146,7 +150,7 @@ export function ReviewScreen({ workspace, onClose }: Props) {
 
   async function exportInvalid() {
     setExportMenu(null);
-    const count = await exportInvalidRows(model.source.fileName, model.headers, model.rows, model.results);
+    const count = await exportInvalidRows(model.source.fileName, model.headers, model.rows, model.resultOf);
     setNotice({ severity: 'success', text: `${count} rows to fix exported, each with its errors.` });
   }
 
@@ -223,7 +227,7 @@ export function ReviewScreen({ workspace, onClose }: Props) {
       <SummaryPanel
         counts={model.summary.counts}
         totals={model.summary.totals}
-        results={[...model.results.values()]}
+        largest={model.summary.largest}
       />
 
       <Stack

@@ -1,16 +1,15 @@
-import { useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { formatMinor } from '../../../../shared/amounts';
-import type { MappedRow } from '../../../../shared/mapping';
+import type { RecipientTotal } from './model/rowResults';
 import type { CurrencyTotal } from '../../../../shared/workspace';
 
 interface Props {
   counts: { rows: number; valid: number; invalid: number; warnings: number };
   totals: CurrencyTotal[];
-  results: readonly MappedRow[];
+  largest: RecipientTotal[];
 }
 
 function Stat({
@@ -38,27 +37,7 @@ function Stat({
 }
 
 /** Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. */
-export function SummaryPanel({ counts, totals, results }: Props) {
-  const largest = useMemo(() => {
-    const byRecipient = new Map<
-      string,
-      { recipientId: string; currencyCode: string; amount: number; count: number }
-    >();
-    for (const r of results) {
-      if (!r.ok) continue;
-      const k = `${r.donation.destination.recipientId}|${r.donation.funds.currencyCode}`;
-      const entry = byRecipient.get(k) ?? {
-        recipientId: r.donation.destination.recipientId,
-        currencyCode: r.donation.funds.currencyCode,
-        amount: 0,
-        count: 0,
-      };
-      entry.amount += r.donation.funds.amount;
-      entry.count++;
-      byRecipient.set(k, entry);
-    }
-    return [...byRecipient.values()].sort((a, b) => b.amount - a.amount).slice(0, 5);
-  }, [results]);
+export function SummaryPanel({ counts, totals, largest }: Props) {
   const top = largest[0]?.amount ?? 1;
   const n = (x: number) => x.toLocaleString();
 

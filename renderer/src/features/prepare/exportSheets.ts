@@ -34,11 +34,11 @@ export async function exportInvalidRows(
   fileName: string,
   headers: string[],
   rows: readonly WorkspaceRow[],
-  results: ReadonlyMap<number, MappedRow>,
+  resultOf: (key: number) => MappedRow | undefined,
 ): Promise<number> {
   const table = [['Row', ...headers, 'Errors']];
   for (const row of rows) {
-    const r = results.get(row.key);
+    const r = resultOf(row.key);
     if (!r || r.ok) continue;
     const errors = r.issues
       .filter((i) => i.severity === 'error')

@@ -1,17 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Workspace, WorkspaceEdit, WorkspaceRow } from '../../../../../shared/contract';
-import type { MappedIssue, MappedRow } from '../../../../../shared/mapping';
+import type { MappedIssue } from '../../../../../shared/mapping';
+import type { CheckableDonation } from '../../../../../shared/donation';
 import {
-  checkAcrossRows,
   checkRow,
   makeRowChecker,
   parseWorkspaceMapping,
-  summarise,
+  type CurrencyTotal,
   type RowChecker,
   type WorkspaceMapping,
 } from '../../../../../shared/workspace';
 import { desk } from '../../../app/deskClient';
 import { EditHistory, type CellChange, type HistoryStep } from './editHistory';
+import { RowResults, type RecipientTotal } from './rowResults';
+import type { AcrossRowsReply, AcrossRowsRequest } from './acrossRowsWorker';
 
 export interface CellEdit {
   key: number;
@@ -43,7 +45,24 @@ export function useWorkspaceModel(initial: Workspace) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [mapping],
   );
-  const [results, setResults] = useState<Map<number, MappedRow>>(() => new Map());
+  const results = useRef(new RowResults());
+  const [resultsVersion, setResultsVersion] = useState(0);
+  const fileIssuesRef = useRef(new Map<number, MappedIssue[]>());
+  const [summary, setSummary] = useState(() => ({
+    counts: { rows: 0, valid: 0, invalid: 0, warnings: 0 },
+    totals: [] as CurrencyTotal[],
+    largest: [] as RecipientTotal[],
+  }));
+  /** Shows what the results hold now: counts, totals and largest recipients come from RowResults' running sums. */
+  const publish = useCallback(() => {
+    const r = results.current;
+    setSummary({
+      counts: r.counts(fileIssuesRef.current.keys()),
+      totals: r.currencyTotals(),
+      largest: r.largestRecipients(),
+    });
+    setResultsVersion((v) => v + 1);
+  }, []);
   const [fileIssues, setFileIssues] = useState<Map<number, MappedIssue[]>>(() => new Map());
   const [save, setSave] = useState<SaveState>({ status: 'saved' });
   const history = useRef(new EditHistory());
@@ -69,29 +88,60 @@ export function useWorkspaceModel(initial: Workspace) {
   // Every row checked when the workspace opens or its mapping changes.
   useEffect(() => {
     if (!checker) return;
-    const all = new Map<number, MappedRow>();
-    for (const row of rows) all.set(row.key, checkRow(checker, row));
-    queueMicrotask(() => setResults(all));
+    const fresh = new RowResults();
+    for (const row of rows) fresh.set(row.key, checkRow(checker, row));
+    results.current = fresh;
+    queueMicrotask(publish);
     // Only the checker triggers a full check; single edits re-check their own rows.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [checker]);
 
-  // Across-rows warnings follow the rows, a moment after the typing stops.
+  // Across-rows warnings (duplicates, outliers) follow the rows, in a worker, once the typing stops.
+  const acrossWorker = useRef<Worker | null>(null);
+  const acrossRequest = useRef(0);
+  useEffect(
+    () => () => {
+      acrossWorker.current?.terminate();
+      acrossWorker.current = null;
+    },
+    [],
+  );
   useEffect(() => {
-    if (!checker || results.size === 0) return;
+    if (!checker || results.current.size === 0) return;
     const timer = setTimeout(() => {
-      const ordered = rows.map((r) => results.get(r.key)).filter((r): r is MappedRow => r !== undefined);
-      if (ordered.length !== rows.length) return;
-      const byPosition = checkAcrossRows(checker, rows, ordered);
-      const byKey = new Map<number, MappedIssue[]>();
-      for (const [position, issues] of byPosition) {
-        const key = rows[position]?.key;
-        if (key !== undefined) byKey.set(key, issues);
-      }
-      setFileIssues(byKey);
+      const ordered = rows.map((r) => results.current.get(r.key));
+      if (ordered.some((r) => r === undefined)) return;
+      acrossWorker.current ??= new Worker(new URL('./acrossRowsWorker.ts', import.meta.url), {
+        type: 'module',
+      });
+      const id = ++acrossRequest.current;
+      const keys = rows.map((r) => r.key);
+      acrossWorker.current.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
+        if (event.data.id !== acrossRequest.current) return;
+        const byKey = new Map<number, MappedIssue[]>();
+        for (const issue of event.data.issues) {
+          const key = keys[issue.row];
+          if (key === undefined) continue;
+          const column = checker.compiled.columnOfField.get(issue.field);
+          const placed: MappedIssue = {
+            ...issue,
+            ...(column ? { column: column.header, columnIndex: column.index } : {}),
+          };
+          byKey.set(key, [...(byKey.get(key) ?? []), placed]);
+        }
+        fileIssuesRef.current = byKey;
+        setFileIssues(byKey);
+        publish();
+      };
+      acrossWorker.current.postMessage({
+        id,
+        donations: ordered.map((r) => r?.donation as CheckableDonation | undefined),
+        rowLabels: rows.map((r, i) => String(r.rowNumber ?? `new ${i + 1}`)),
+        ignoreMetadataKeys: checker.referenceKey ? [checker.referenceKey] : [],
+      } satisfies AcrossRowsRequest);
     }, FILE_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [checker, rows, results]);
+  }, [checker, rows, resultsVersion, publish]);
 
   const persist = useCallback(
     (edits: WorkspaceEdit[]) => {
@@ -112,13 +162,10 @@ export function useWorkspaceModel(initial: Workspace) {
   const recheck = useCallback(
     (changed: WorkspaceRow[]) => {
       if (!checker) return;
-      setResults((previous) => {
-        const next = new Map(previous);
-        for (const row of changed) next.set(row.key, checkRow(checker, row));
-        return next;
-      });
+      for (const row of changed) results.current.set(row.key, checkRow(checker, row));
+      publish();
     },
-    [checker],
+    [checker, publish],
   );
 
   /** Applies cell changes to the rows, re-checks the rows touched, and saves. */
@@ -200,6 +247,8 @@ export function useWorkspaceModel(initial: Workspace) {
       });
       if (!removed.length) return;
       setRows((previous) => previous.filter((r) => !wanted.has(r.key)));
+      for (const key of wanted) results.current.remove(key);
+      publish();
       history.current.record({
         kind: 'delete',
         label: removed.length === 1 ? 'Delete row' : `Delete ${removed.length} rows`,
@@ -208,7 +257,7 @@ export function useWorkspaceModel(initial: Workspace) {
       syncHistory();
       persist(removed.map(({ row }) => ({ op: 'delete', key: row.key })));
     },
-    [persist, syncHistory],
+    [persist, syncHistory, publish],
   );
 
   const replay = useCallback(
@@ -222,6 +271,8 @@ export function useWorkspaceModel(initial: Workspace) {
       if (removing) {
         const keys = new Set(entries.map((e) => e.row.key));
         setRows((previous) => previous.filter((r) => !keys.has(r.key)));
+        for (const key of keys) results.current.remove(key);
+        publish();
         persist(entries.map((e) => ({ op: 'delete', key: e.row.key })));
       } else {
         setRows((previous) => {
@@ -233,7 +284,7 @@ export function useWorkspaceModel(initial: Workspace) {
         persist(entries.map((e) => ({ op: 'insert', index: e.index, row: e.row })));
       }
     },
-    [applyCells, persist, recheck],
+    [applyCells, persist, recheck, publish],
   );
 
   const undo = useCallback(() => {
@@ -264,22 +315,12 @@ export function useWorkspaceModel(initial: Workspace) {
     [persist],
   );
 
-  const ordered = useMemo(
-    () => rows.map((r) => results.get(r.key)).filter((r): r is MappedRow => r !== undefined),
-    [rows, results],
-  );
-  const summary = useMemo(() => {
-    const byPosition = new Map<number, MappedIssue[]>();
-    rows.forEach((r, i) => {
-      const issues = fileIssues.get(r.key);
-      if (issues) byPosition.set(i, issues);
-    });
-    return summarise(ordered, byPosition);
-  }, [ordered, rows, fileIssues]);
+  const checked = summary.counts.rows === rows.length;
+  const resultOf = useCallback((key: number) => results.current.get(key), []);
 
   // The workspace list shows counts; keep them current without writing on every keystroke.
   useEffect(() => {
-    if (ordered.length !== rows.length) return;
+    if (!checked) return;
     const timer = setTimeout(() => {
       void desk['workspace.summary']({
         id: initial.id,
@@ -288,7 +329,7 @@ export function useWorkspaceModel(initial: Workspace) {
       });
     }, 1500);
     return () => clearTimeout(timer);
-  }, [initial.id, summary.counts, ordered.length, rows.length]);
+  }, [initial.id, summary.counts, checked]);
 
   return {
     id: initial.id,
@@ -298,10 +339,12 @@ export function useWorkspaceModel(initial: Workspace) {
     rows,
     mapping,
     checker,
-    results,
+    /** Read through resultOf; resultsVersion changes whenever a result does. */
+    resultOf,
+    resultsVersion,
     fileIssues,
     summary,
-    checked: ordered.length === rows.length,
+    checked,
     save,
     edit,
     insertRows,
