@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { startDesk, type DeskRuntime } from '../../../electron/services';
-import type { ChannelInput, ChannelName, ChannelResponse } from '../../../shared/contract';
+import {
+  dispatch,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelResponse,
+} from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 
 export interface Emu {
@@ -114,7 +119,11 @@ export interface Desk {
 /** A desk on the test's emulator (in-process, as the Offline sandbox), which survives the desk's close. */
 export async function openDesk(
   h: Emu,
-  options: { fetchImpl?: typeof fetch; env?: Record<string, string> } = {},
+  options: {
+    fetchImpl?: typeof fetch;
+    env?: Record<string, string>;
+    notify?: (title: string, body: string) => void;
+  } = {},
 ): Promise<Desk> {
   const desk = await startDesk(
     {
@@ -124,6 +133,7 @@ export async function openDesk(
       assetsDir: h.dataDir,
       secretBox: null,
       openExternal: async () => undefined,
+      ...(options.notify ? { notify: options.notify } : {}),
       env: { DONATION_DESK_POLL_MIN_MS: '50', DONATION_DESK_POLL_MAX_MS: '200', ...options.env },
     },
     {
@@ -133,9 +143,13 @@ export async function openDesk(
   );
   return {
     desk,
+    // Through dispatch, as the renderer's calls go: input and output are checked against the contract.
     call: async (channel, input) => {
-      const handler = desk.services[channel] as (i: unknown, c: { transport: 'test' }) => unknown;
-      return (await handler(input, { transport: 'test' })) as ChannelResponse<typeof channel>;
+      const result = await dispatch(desk.services, channel, input, { transport: 'test' }, (_c, e) => {
+        throw e instanceof Error ? e : new Error(JSON.stringify(e));
+      });
+      if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
+      return result.value as ChannelResponse<typeof channel>;
     },
   };
 }

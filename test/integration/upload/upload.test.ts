@@ -48,3 +48,68 @@ describe('upload happy path', () => {
     expect(refused.code).toBe('DUPLICATES');
   });
 });
+
+describe('what may be sent', () => {
+  it('refuses rows with errors unless they are skipped, and sends only the valid ones', async () => {
+    desk = await openDesk(h);
+    const rows = makeRows(h.recipients, 6, 500);
+    (rows[2] as { cells: string[] }).cells[1] = 'twelve';
+    const id = await createWorkspace(desk, rows);
+    const preview = await desk.call('upload.preview', { workspaceId: id });
+    expect(preview).toMatchObject({ rows: 6, valid: 5, invalid: 1 });
+    const refused = await expectFailure(desk.call('upload.start', { workspaceId: id }));
+    expect(refused.code).toBe('INVALID_ROWS');
+    expect(refused.details).toEqual({ rowKeys: [502] });
+    const started = await desk.call('upload.start', { workspaceId: id, skipInvalid: true });
+    expect(started.upload.rows).toBe(5);
+  });
+
+  it('sends flagged rows again only when confirmed, row by row', async () => {
+    desk = await openDesk(h);
+    const rows = makeRows(h.recipients, 4, 600);
+    const first = await createWorkspace(desk, rows.slice(0, 2));
+    await desk.call('upload.start', { workspaceId: first });
+    // A second workspace repeats rows 600 and 601 and adds two new ones.
+    const second = await createWorkspace(desk, rows);
+    const preview = await desk.call('upload.preview', { workspaceId: second });
+    expect(preview.duplicates.map((d) => d.rowKey)).toEqual([600, 601]);
+    expect(preview.duplicates[0]?.intentId).toMatch(/[0-9a-f-]{36}/);
+    const partly = await expectFailure(
+      desk.call('upload.start', { workspaceId: second, confirmDuplicates: [600] }),
+    );
+    expect(partly.code).toBe('DUPLICATES');
+    const started = await desk.call('upload.start', { workspaceId: second, confirmDuplicates: [600, 601] });
+    expect(started.upload.rows).toBe(4);
+  });
+
+  it('reports progress by stage, every intent change, and a notification when it finishes', async () => {
+    const notes: string[] = [];
+    desk = await openDesk(h, { notify: (title) => notes.push(title) });
+    const stages = new Set<string>();
+    const states: string[] = [];
+    desk.desk.events.subscribe((name, payload) => {
+      if (name === 'upload.progress') stages.add((payload as { stage: string }).stage);
+      if (name === 'intent.updated') states.push((payload as { state: string }).state);
+    });
+    const id = await createWorkspace(desk, makeRows(h.recipients, 5, 700));
+    const started = await desk.call('upload.start', { workspaceId: id });
+    await driveToEnd(h, desk, started.upload.intents.at(-1)?.intentId as string);
+    expect([...stages]).toEqual(
+      expect.arrayContaining([
+        'validating',
+        'building',
+        'compressing',
+        'creating-intent',
+        'uploading',
+        'uploaded',
+      ]),
+    );
+    expect(states).toEqual(expect.arrayContaining(['pending', 'uploading', 'UPLOADED', 'PROCESSED']));
+    // Earlier tests' uploads, resumed by this desk, may finish here too: each tells once.
+    expect(notes.length).toBeGreaterThan(0);
+    expect(new Set(notes)).toEqual(new Set(['Upload processed']));
+    const list = await desk.call('upload.list', {});
+    expect(list[0]).toMatchObject({ state: 'processed', rows: 5, workspaceName: 'Test gifts' });
+    expect(list[0]?.totals[0]).toMatchObject({ currencyCode: 'USD', count: 5 });
+  });
+});
