@@ -11,6 +11,8 @@ import { SettingsService } from './settings/settingsService';
 import { WorkspaceStore } from './workspaces/workspaceStore';
 import { TemplateStore } from './templates/templateStore';
 import { createUploadServices } from './upload';
+import { createSearchServices } from './search';
+import { createLocationServices } from './locations';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -80,6 +82,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     platform,
     ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
   });
+  const fetchOption = options.fetchImpl ? { fetchImpl: options.fetchImpl } : {};
+  const search = createSearchServices({ environments, ...fetchOption });
+  const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
   const services: Services = {
     'app.info': async () => ({
@@ -145,6 +150,8 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     'templates.save': ({ name, template }) => templates.save(name, template),
     'templates.delete': ({ name }) => templates.remove(name),
     ...upload.handlers,
+    ...search.handlers,
+    ...locations.handlers,
   };
   upload.resume();
 
