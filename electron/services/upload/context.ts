@@ -30,6 +30,13 @@ export interface UploadContext {
   retry: BackoffPolicy;
   poll: PollPolicy;
   limits: { maxRows: number; maxBytes: number };
+  /**
+   * After a restart, how long after this run began an intent left 'uploading' and still PENDING is
+   * given before it is abandoned: a file whose last byte left just before the crash may still be landing.
+   */
+  uploadGraceMs: number;
+  /** When this run's upload services started (local clock). */
+  startedAt: number;
 }
 
 /**

@@ -66,7 +66,15 @@ export class PartSender {
       if (intent.state !== 'pending' && intent.state !== 'uploading') continue;
       const form = this.forms.get(intent.attemptId);
       if (intent.state === 'pending' && form) continue;
-      const remote = await this.ctx.client.getIntent(intent.serviceId as string);
+      let remote = await this.ctx.client.getIntent(intent.serviceId as string);
+      // Uploading without the form in memory means a previous run stopped mid-upload. A file whose
+      // last byte left just before that may still be landing; every such byte left before this run
+      // began, so waiting until the grace after our own start is enough, whatever the file's size.
+      const wait = this.ctx.startedAt + this.ctx.uploadGraceMs - this.ctx.now();
+      if (remote.attributes.status === 'PENDING' && intent.state === 'uploading' && !form && wait > 0) {
+        await this.ctx.sleep(wait);
+        remote = await this.ctx.client.getIntent(intent.serviceId as string);
+      }
       if (remote.attributes.status !== 'PENDING') {
         const next = await applyRemote(this.ctx, intent, remote);
         this.follow(next);

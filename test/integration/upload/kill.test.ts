@@ -76,6 +76,7 @@ function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs
           DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
           DONATION_DESK_POLL_MIN_MS: '100',
           DONATION_DESK_POLL_MAX_MS: '400',
+          DONATION_DESK_UPLOAD_GRACE_MS: '1000',
         },
       },
     );
