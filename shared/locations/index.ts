@@ -1,0 +1,3 @@
+export * from './targets';
+export * from './mapping';
+export * from './validate';
