@@ -47,7 +47,8 @@ function envNumber(env: Record<string, string | undefined> | undefined, name: st
 /**
  * The upload, follow and repair services. The ledger is opened on first use (it takes a lock, so
  * a host that never uploads never holds it). Hosts may tune polling and splitting through
- * DONATION_DESK_POLL_MIN_MS, DONATION_DESK_POLL_MAX_MS, DONATION_DESK_MAX_ROWS_PER_FILE and
+ * DONATION_DESK_POLL_MIN_MS, DONATION_DESK_POLL_MAX_MS, DONATION_DESK_MAX_ROWS_PER_FILE,
+ * DONATION_DESK_MAX_BYTES_PER_FILE (JSON bytes before gzip) and
  * DONATION_DESK_UPLOAD_GRACE_MS (see UploadContext.uploadGraceMs).
  */
 export function createUploadServices(deps: UploadDeps): UploadServices {
@@ -67,7 +68,8 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
   const limits = {
     maxRows:
       deps.limits?.maxRows ?? envNumber(env, 'DONATION_DESK_MAX_ROWS_PER_FILE') ?? DEFAULT_LIMITS.maxRows,
-    maxBytes: deps.limits?.maxBytes ?? DEFAULT_LIMITS.maxBytes,
+    maxBytes:
+      deps.limits?.maxBytes ?? envNumber(env, 'DONATION_DESK_MAX_BYTES_PER_FILE') ?? DEFAULT_LIMITS.maxBytes,
   };
   const uploadGraceMs = envNumber(env, 'DONATION_DESK_UPLOAD_GRACE_MS') ?? 30_000;
   const client = new ServiceClient(() => deps.environments.resolve(), {
