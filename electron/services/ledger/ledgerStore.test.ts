@@ -82,21 +82,26 @@ describe('ledger store', () => {
     const a = await LedgerStore.open(dir);
     await a.putGroup(group('g1', [1], ['f1']));
     await a.putIntent(intent('a1', 'g1', 'pending'));
+    await a.close();
     // A crash: the lock stays behind with a pid that is gone, and half a line is in the journal.
     await appendFile(join(dir, 'journal.ndjson'), '{"k":"i","v":{"attemptId":"a1","state":"UPLO');
     await writeFile(join(dir, 'ledger.lock'), '999999999');
     const b = await LedgerStore.open(dir);
     expect(b.allIntents().map((i) => i.state)).toEqual(['pending']);
     await b.close();
-    await a.close().catch(() => undefined);
   });
 
   it('refuses a second live owner (two processes resuming one upload could send it twice)', async () => {
     const a = await LedgerStore.open(dir);
+    await expect(LedgerStore.open(dir)).rejects.toMatchObject({ code: 'BUSY' });
+    await a.close();
+    // Another live process (our parent stands in for it) holds the lock.
     await writeFile(join(dir, 'ledger.lock'), String(process.ppid));
     await expect(LedgerStore.open(dir)).rejects.toMatchObject({ code: 'BUSY' });
-    await writeFile(join(dir, 'ledger.lock'), String(process.pid));
-    await a.close();
+    // A dead one does not.
+    await writeFile(join(dir, 'ledger.lock'), '999999999');
+    const c = await LedgerStore.open(dir);
+    await c.close();
     expect(await readFile(join(dir, 'ledger.lock'), 'utf8').catch(() => 'gone')).toBe('gone');
   });
 

@@ -15,6 +15,8 @@ const JOURNAL = 'journal.ndjson';
 const LOCK = 'ledger.lock';
 /** Fold the journal into the snapshot after this many lines, so opening stays quick. */
 const COMPACT_AFTER = 2000;
+/** Ledger folders open in this process: the pid in the lock file cannot tell two of them apart. */
+const openHere = new Set<string>();
 
 /**
  * The local record of every upload and bulk intent. A snapshot written atomically plus a journal of
@@ -42,6 +44,12 @@ export class LedgerStore {
 
   private async lock(): Promise<void> {
     const path = join(this.dir, LOCK);
+    if (openHere.has(this.dir)) {
+      throw new DeskFailure(
+        'BUSY',
+        'The upload ledger is already open in this app. Close the other window or command first.',
+      );
+    }
     for (let tries = 0; tries < 3; tries++) {
       try {
         const handle = await open(path, 'wx');
@@ -49,6 +57,7 @@ export class LedgerStore {
         await handle.sync();
         await handle.close();
         this.locked = true;
+        openHere.add(this.dir);
         return;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -157,6 +166,7 @@ export class LedgerStore {
     await this.queue;
     if (this.locked) {
       this.locked = false;
+      openHere.delete(this.dir);
       await rm(join(this.dir, LOCK), { force: true });
     }
   }
