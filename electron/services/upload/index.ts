@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelName, Handler } from '../../../shared/contract';
 import type { uploadChannels } from '../../../shared/contract/uploadChannels';
@@ -115,6 +116,8 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       'upload.resend': async (input) => (await ready()).resend(input),
     },
     resume() {
+      // No ledger yet means nothing to resume: do not create one (nor take its lock) just to look.
+      if (!existsSync(join(deps.dataDir, 'uploads'))) return;
       // Errors (another process holds the ledger, the service is down) are retried or reported on use.
       ready()
         .then((e) => e.resume())
