@@ -91,7 +91,7 @@ function zip(files) {
  * as text, amounts as numbers, dates as serials with a date style, booleans, optional notes.
  * Written directly (not through SheetJS) so 500k rows generate in seconds with Excel's compression.
  */
-function generate(rowCount) {
+export function generate(rowCount) {
   const first = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'Fatima', 'Gus', 'Hana'];
   const last = ['Smith', 'Lee', 'García', "O'Brien", 'Nguyen', 'Müller'];
   const causes = ['ca-001', 'ca-002/pr-17', 'pf-9', 'ca-314'];
@@ -252,4 +252,5 @@ async function main() {
   }
 }
 
-await main();
+// Also imported by bench-ui.mjs for its generated workbook; runs only when started itself.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

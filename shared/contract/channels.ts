@@ -159,7 +159,8 @@ export const channels = {
         mapping: workspaceMappingSchema.nullable(),
       })
       .strict(),
-    response: workspaceMetaSchema,
+    /** The new workspace, open: no second round trip with every row. */
+    response: workspaceSchema,
   },
   'workspace.open': { request: z.object({ id: workspaceIdSchema }).strict(), response: workspaceSchema },
   'workspace.edit': {

@@ -51,7 +51,10 @@ function issuesOf(input: SheetInput, result: WorkspaceCheck) {
   return issues;
 }
 
-function parse(ctx: CliContext, extra: Record<string, { type: 'string' | 'boolean' }> = {}) {
+function parse(
+  ctx: CliContext,
+  extra: Record<string, { type: 'string' | 'boolean' }> = {},
+): { positionals: string[]; values: Record<string, string | boolean | undefined> } {
   try {
     return parseArgs({
       args: ctx.args,

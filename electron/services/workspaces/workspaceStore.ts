@@ -53,7 +53,7 @@ export class WorkspaceStore {
     headers: string[];
     rows: WorkspaceRow[];
     mapping: Record<string, unknown> | null;
-  }): Promise<WorkspaceMeta> {
+  }): Promise<Workspace> {
     const id = randomUUID();
     const now = new Date().toISOString();
     const workspace: Workspace = {
@@ -73,7 +73,7 @@ export class WorkspaceStore {
     await mkdir(this.dir(id), { recursive: true });
     await this.writeSnapshot(workspace);
     this.versions.set(id, 0);
-    return metaOf(workspace);
+    return workspace;
   }
 
   async list(): Promise<WorkspaceMeta[]> {

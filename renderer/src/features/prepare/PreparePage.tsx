@@ -117,7 +117,7 @@ export default function PreparePage() {
       setError(created.error.message);
       return setStage({ kind: 'home' });
     }
-    await openWorkspace(created.value.id);
+    setStage({ kind: 'review', workspace: created.value });
   }
 
   if (stage.kind === 'review') {

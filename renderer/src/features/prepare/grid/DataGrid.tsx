@@ -9,7 +9,7 @@ import {
   type MouseEvent,
 } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import Box from '@mui/material/Box';
+import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
 
 export interface GridColumn {
@@ -325,8 +325,8 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
   const activeId = rowCount ? `grid-cell-${active.row}-${active.col}` : undefined;
 
   return (
-    <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper' }}>
-      <Box
+    <div className="dg-frame">
+      <div
         ref={scrollRef}
         role="grid"
         aria-label={ariaLabel}
@@ -340,99 +340,57 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
         onCut={onCut}
         onPaste={onPaste}
         data-testid="data-grid"
-        sx={{
-          height: props.height ?? 480,
-          overflow: 'auto',
-          position: 'relative',
-          fontSize: 14,
-          '&:focus-visible': { outline: '3px solid #f2a900', outlineOffset: '-3px' },
-        }}
+        className="dg-scroll"
+        style={{ height: props.height ?? 480 }}
       >
-        <Box role="rowgroup" sx={{ position: 'sticky', top: 0, zIndex: 2, width: totalWidth }}>
-          <Box
-            role="row"
-            aria-rowindex={1}
-            sx={{ display: 'flex', bgcolor: '#eef3f3', borderBottom: 1, borderColor: 'divider' }}
-          >
-            <Box
+        <div role="rowgroup" className="dg-head" style={{ width: totalWidth }}>
+          <div role="row" aria-rowindex={1} className="dg-head-row">
+            <div
               role="columnheader"
               aria-colindex={1}
-              sx={{ width: NUMBER_WIDTH, flexShrink: 0, px: 1, py: 0.5, fontWeight: 600 }}
+              className="dg-colhead dg-rownum-head"
+              style={{ width: NUMBER_WIDTH }}
             >
               Row
-            </Box>
+            </div>
             {columns.map((c, i) => (
-              <Box
+              <div
                 key={i}
                 role="columnheader"
                 aria-colindex={i + 2}
-                sx={{
-                  width: widths[i],
-                  flexShrink: 0,
-                  px: 1,
-                  py: 0.5,
-                  borderLeft: 1,
-                  borderColor: 'divider',
-                  overflow: 'hidden',
-                }}
+                className="dg-colhead"
+                style={{ width: widths[i] }}
               >
-                <Box
-                  sx={{ fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
-                  title={c.header}
-                >
+                <div className="dg-colhead-title" title={c.header}>
                   {c.header}
-                </Box>
-                <Box
-                  sx={{
-                    fontSize: 12,
-                    color: c.target ? 'primary.dark' : 'text.secondary',
-                    whiteSpace: 'nowrap',
-                  }}
-                >
+                </div>
+                <div className={c.target ? 'dg-colhead-target' : 'dg-colhead-target dg-unused'}>
                   {c.target ?? 'not used'}
-                </Box>
-              </Box>
+                </div>
+              </div>
             ))}
-          </Box>
-        </Box>
-        <Box
+          </div>
+        </div>
+        <div
           role="rowgroup"
-          sx={{ height: virtualizer.getTotalSize(), width: totalWidth, position: 'relative' }}
+          className="dg-body"
+          style={{ height: virtualizer.getTotalSize(), width: totalWidth }}
         >
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
             const r = item.index;
             return (
-              <Box
+              <div
                 key={row.key}
                 role="row"
                 aria-rowindex={r + 2}
-                sx={{
-                  display: 'flex',
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                  borderBottom: 1,
-                  borderColor: 'divider',
-                }}
+                className="dg-row"
+                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
-                <Box
-                  role="rowheader"
-                  aria-colindex={1}
-                  sx={{
-                    width: NUMBER_WIDTH,
-                    flexShrink: 0,
-                    px: 1,
-                    lineHeight: `${ROW_HEIGHT}px`,
-                    color: 'text.secondary',
-                    bgcolor: '#fafafa',
-                  }}
-                >
+                <div role="rowheader" aria-colindex={1} className="dg-rownum" style={{ width: NUMBER_WIDTH }}>
                   {row.rowNumber ?? 'new'}
-                </Box>
+                </div>
                 {columns.map((_, c) => {
                   const issues = issuesOf(row.key, c);
                   const error = issues?.some((i) => i.severity === 'error');
@@ -444,46 +402,34 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                     c >= selection.left &&
                     c <= selection.right;
                   const value = row.cells[c] ?? '';
+                  const messages = issues?.map((i) => i.message).join(' ');
+                  let className = 'dg-cell';
+                  if (error) className += ' dg-error';
+                  else if (warning) className += ' dg-warning';
+                  else if (selected) className += ' dg-selected';
+                  if (isActive) className += ' dg-active';
                   return (
-                    <Box
+                    <div
                       key={c}
                       id={`grid-cell-${r}-${c}`}
                       role="gridcell"
                       aria-colindex={c + 2}
                       aria-selected={selected}
                       aria-invalid={error || undefined}
-                      aria-description={issues?.map((i) => i.message).join(' ') || undefined}
-                      title={issues?.map((i) => i.message).join('\n') || undefined}
+                      aria-description={messages || undefined}
+                      title={messages || undefined}
                       data-row={r}
                       data-col={c}
                       data-state={error ? 'error' : warning ? 'warning' : undefined}
                       onMouseDown={(e) => onCellMouseDown(e, r, c)}
                       onDoubleClick={() => setEditing({ value })}
-                      sx={{
-                        width: widths[c],
-                        flexShrink: 0,
-                        px: 1,
-                        lineHeight: `${ROW_HEIGHT - 1}px`,
-                        whiteSpace: 'nowrap',
-                        overflow: 'hidden',
-                        textOverflow: 'ellipsis',
-                        borderLeft: 1,
-                        borderColor: 'divider',
-                        position: 'relative',
-                        cursor: 'cell',
-                        bgcolor: error ? '#fdecea' : warning ? '#fff6e0' : selected ? '#e3f0ef' : undefined,
-                        boxShadow: error
-                          ? 'inset 3px 0 0 #c62828'
-                          : warning
-                            ? 'inset 3px 0 0 #b26a00'
-                            : undefined,
-                        outline: isActive ? '2px solid #0b6e69' : undefined,
-                        outlineOffset: '-2px',
-                      }}
+                      className={className}
+                      style={{ width: widths[c] }}
                     >
                       {isActive && editing ? (
                         <input
                           ref={editorRef}
+                          className="dg-editor"
                           aria-label={`Edit ${columns[c]?.header ?? 'cell'}, row ${row.rowNumber ?? 'new'}`}
                           autoFocus
                           defaultValue={editing.value}
@@ -508,47 +454,25 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
                           onBlur={(e) => {
                             if (editing) commit(e.currentTarget.value, { dr: 0, dc: 0 });
                           }}
-                          style={{
-                            position: 'absolute',
-                            inset: 0,
-                            width: '100%',
-                            border: 'none',
-                            padding: '0 8px',
-                            font: 'inherit',
-                            outline: '2px solid #0b6e69',
-                            outlineOffset: '-2px',
-                          }}
                         />
                       ) : (
                         value
                       )}
-                    </Box>
+                    </div>
                   );
                 })}
-              </Box>
+              </div>
             );
           })}
-        </Box>
-      </Box>
-      <Box
-        aria-live="polite"
-        data-testid="grid-status"
-        sx={{
-          px: 1.5,
-          py: 0.75,
-          borderTop: 1,
-          borderColor: 'divider',
-          fontSize: 13,
-          minHeight: 32,
-          bgcolor: '#fafafa',
-        }}
-      >
+        </div>
+      </div>
+      <div aria-live="polite" data-testid="grid-status" className="dg-status">
         {rowCount === 0
           ? 'No rows to show.'
           : `${columns[active.col]?.header ?? ''}, row ${rows[active.row]?.rowNumber ?? 'new'}: ${
               activeIssues?.length ? activeIssues.map((i) => i.message).join(' ') : 'no problems'
             }`}
-      </Box>
-    </Box>
+      </div>
+    </div>
   );
 });

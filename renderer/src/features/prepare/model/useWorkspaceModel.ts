@@ -97,11 +97,12 @@ export function useWorkspaceModel(initial: Workspace) {
   }, [checker]);
 
   // Across-rows warnings (duplicates, outliers) follow the rows, in a worker, once the typing stops.
-  const acrossWorker = useRef<Worker | null>(null);
+  const acrossWorker = useRef<{ worker: Worker; checker: RowChecker; rows: WorkspaceRow[] } | null>(null);
   const acrossRequest = useRef(0);
+  const changedKeys = useRef(new Set<number>());
   useEffect(
     () => () => {
-      acrossWorker.current?.terminate();
+      acrossWorker.current?.worker.terminate();
       acrossWorker.current = null;
     },
     [],
@@ -109,35 +110,56 @@ export function useWorkspaceModel(initial: Workspace) {
   useEffect(() => {
     if (!checker || results.current.size === 0) return;
     const timer = setTimeout(() => {
-      const ordered = rows.map((r) => results.current.get(r.key));
-      if (ordered.some((r) => r === undefined)) return;
-      acrossWorker.current ??= new Worker(new URL('./acrossRowsWorker.ts', import.meta.url), {
-        type: 'module',
-      });
+      const donationOf = (key: number) => results.current.get(key)?.donation as CheckableDonation | undefined;
+      const labels = () => rows.map((r, i) => String(r.rowNumber ?? `new ${i + 1}`));
       const id = ++acrossRequest.current;
-      const keys = rows.map((r) => r.key);
-      acrossWorker.current.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
-        if (event.data.id !== acrossRequest.current) return;
-        const byKey = new Map<number, MappedIssue[]>();
-        for (const issue of event.data.issues) {
-          const key = keys[issue.row];
-          if (key === undefined) continue;
-          const column = checker.compiled.columnOfField.get(issue.field);
-          const placed: MappedIssue = {
-            ...issue,
-            ...(column ? { column: column.header, columnIndex: column.index } : {}),
-          };
-          byKey.set(key, [...(byKey.get(key) ?? []), placed]);
-        }
-        fileIssuesRef.current = byKey;
-        setFileIssues(byKey);
-        publish();
-      };
-      acrossWorker.current.postMessage({
+      const state = acrossWorker.current;
+      if (!state || state.checker !== checker) {
+        state?.worker.terminate();
+        const worker = new Worker(new URL('./acrossRowsWorker.ts', import.meta.url), { type: 'module' });
+        worker.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
+          if (event.data.id !== acrossRequest.current) return;
+          const byKey = new Map<number, MappedIssue[]>();
+          for (const issue of event.data.issues) {
+            const key = event.data.keys[issue.row];
+            if (key === undefined) continue;
+            const column = checker.compiled.columnOfField.get(issue.field);
+            const placed: MappedIssue = {
+              ...issue,
+              ...(column ? { column: column.header, columnIndex: column.index } : {}),
+            };
+            byKey.set(key, [...(byKey.get(key) ?? []), placed]);
+          }
+          fileIssuesRef.current = byKey;
+          setFileIssues(byKey);
+          publish();
+        };
+        acrossWorker.current = { worker, checker, rows };
+        changedKeys.current.clear();
+        const keys = rows.map((r) => r.key);
+        worker.postMessage({
+          type: 'reset',
+          id,
+          keys,
+          labels: labels(),
+          donations: keys.map(donationOf),
+          ignoreMetadataKeys: checker.referenceKey ? [checker.referenceKey] : [],
+        } satisfies AcrossRowsRequest);
+        return;
+      }
+      const orderChanged =
+        state.rows.length !== rows.length || state.rows.some((r, i) => r.key !== rows[i]?.key);
+      state.rows = rows;
+      const changed = [...changedKeys.current].map((key): [number, CheckableDonation | undefined] => [
+        key,
+        donationOf(key),
+      ]);
+      changedKeys.current.clear();
+      state.worker.postMessage({
+        type: 'update',
         id,
-        donations: ordered.map((r) => r?.donation as CheckableDonation | undefined),
-        rowLabels: rows.map((r, i) => String(r.rowNumber ?? `new ${i + 1}`)),
-        ignoreMetadataKeys: checker.referenceKey ? [checker.referenceKey] : [],
+        changed,
+        ...(orderChanged ? { keys: rows.map((r) => r.key), labels: labels() } : {}),
       } satisfies AcrossRowsRequest);
     }, FILE_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
@@ -162,11 +184,40 @@ export function useWorkspaceModel(initial: Workspace) {
   const recheck = useCallback(
     (changed: WorkspaceRow[]) => {
       if (!checker) return;
-      for (const row of changed) results.current.set(row.key, checkRow(checker, row));
+      for (const row of changed) {
+        results.current.set(row.key, checkRow(checker, row));
+        changedKeys.current.add(row.key);
+      }
       publish();
     },
     [checker, publish],
   );
+
+  const rowsRef = useRef(rows);
+  /** Row position by key; cell edits keep positions, so it is rebuilt only when rows are added or removed. */
+  const positions = useRef<{ length: number; firstKey: number | undefined; map: Map<number, number> } | null>(
+    null,
+  );
+  const positionOf = useCallback((key: number): number => {
+    const rowsNow = rowsRef.current;
+    let cached = positions.current;
+    if (!cached || cached.length !== rowsNow.length || cached.firstKey !== rowsNow[0]?.key) {
+      cached = {
+        length: rowsNow.length,
+        firstKey: rowsNow[0]?.key,
+        map: new Map(rowsNow.map((r, i) => [r.key, i])),
+      };
+      positions.current = cached;
+    }
+    const at = cached.map.get(key);
+    // A stale entry (rows moved without changing count) is caught by checking the key.
+    if (at !== undefined && rowsNow[at]?.key === key) return at;
+    positions.current = null;
+    return rowsNow.findIndex((r) => r.key === key);
+  }, []);
+  useEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
 
   /** Applies cell changes to the rows, re-checks the rows touched, and saves. */
   const applyCells = useCallback(
@@ -175,10 +226,13 @@ export function useWorkspaceModel(initial: Workspace) {
       const byKey = new Map<number, CellChange[]>();
       for (const c of changes) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
       const touched: WorkspaceRow[] = [];
-      setRows((previous) =>
-        previous.map((row) => {
-          const mine = byKey.get(row.key);
-          if (!mine) return row;
+      setRows((previous) => {
+        const next = previous.slice();
+        for (const [key, mine] of byKey) {
+          let at = positionOf(key);
+          if (previous[at]?.key !== key) at = previous.findIndex((r) => r.key === key);
+          const row = previous[at];
+          if (!row) continue;
           const cells = [...row.cells];
           for (const c of mine) {
             while (cells.length <= c.column) cells.push('');
@@ -186,26 +240,22 @@ export function useWorkspaceModel(initial: Workspace) {
           }
           const updated = { ...row, cells };
           touched.push(updated);
-          return updated;
-        }),
-      );
+          next[at] = updated;
+        }
+        return next;
+      });
       queueMicrotask(() => recheck(touched));
       persist(changes.map((c) => ({ op: 'set', key: c.key, column: c.column, value: c[direction] })));
     },
-    [persist, recheck],
+    [persist, recheck, positionOf],
   );
-
-  const rowsRef = useRef(rows);
-  useEffect(() => {
-    rowsRef.current = rows;
-  }, [rows]);
 
   const edit = useCallback(
     (edits: readonly CellEdit[], label: string) => {
-      const current = new Map(rowsRef.current.map((r) => [r.key, r]));
+      const rowsNow = rowsRef.current;
       const changes: CellChange[] = [];
       for (const e of edits) {
-        const before = current.get(e.key)?.cells[e.column] ?? '';
+        const before = rowsNow[positionOf(e.key)]?.cells[e.column] ?? '';
         if (before !== e.value) changes.push({ key: e.key, column: e.column, before, after: e.value });
       }
       if (!changes.length) return;
@@ -213,7 +263,7 @@ export function useWorkspaceModel(initial: Workspace) {
       syncHistory();
       applyCells(changes, 'after');
     },
-    [applyCells, syncHistory],
+    [applyCells, syncHistory, positionOf],
   );
 
   const insertRows = useCallback(

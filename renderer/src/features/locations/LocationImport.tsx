@@ -1,0 +1,256 @@
+import { useMemo, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import type { BatchItem, BatchOutcome } from '../../../../shared/contract/locationChannels';
+import {
+  suggestLocationMapping,
+  targetOfServiceField,
+  targetLabel,
+  validateLocationRows,
+  type LocationMapping,
+  type LocationRowResult,
+  type LocationTarget,
+} from '../../../../shared/locations';
+import { desk } from '../../app/deskClient';
+import { FileOpener, type OpenedFile } from '../prepare/FileOpener';
+import { DataGrid, type CellIssueView, type GridColumn, type GridRow } from '../prepare/grid/DataGrid';
+import { LocationMappingStep } from './LocationMappingStep';
+
+interface Props {
+  /** Reference ids already in the local register: their rows become updates. */
+  knownReferenceIds: ReadonlySet<string>;
+  onChanged(): void;
+  onClose(): void;
+}
+
+interface RowState {
+  status: 'applied' | 'failed' | 'notApplied';
+  op: string | null;
+  errors: { target: LocationTarget | null; message: string }[];
+}
+
+const OP_DONE: Record<string, string> = { add: 'Added', update: 'Updated', remove: 'Removed' };
+
+function outcomeState(outcome: BatchOutcome): RowState {
+  if (outcome.status === 'applied') return { status: 'applied', op: outcome.op, errors: [] };
+  if (outcome.status === 'notApplied') return { status: 'notApplied', op: outcome.op, errors: [] };
+  return {
+    status: 'failed',
+    op: outcome.op,
+    errors: outcome.errors.map((e) => ({ target: targetOfServiceField(e.field), message: e.message })),
+  };
+}
+
+/** Import locations from a sheet: open, map, check, send, see each row's result, fix, send the rest. */
+export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props) {
+  const [file, setFile] = useState<OpenedFile | null>(null);
+  const [rows, setRows] = useState<GridRow[]>([]);
+  const [mapping, setMapping] = useState<LocationMapping>({});
+  const [mapped, setMapped] = useState(false);
+  const [states, setStates] = useState<ReadonlyMap<number, RowState>>(new Map());
+  const [sending, setSending] = useState(false);
+  const [applyValid, setApplyValid] = useState(true);
+  const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
+
+  const headers = useMemo(() => file?.result.headers ?? [], [file]);
+  const resultColumn = headers.length;
+
+  const checked = useMemo(() => {
+    const results = validateLocationRows(
+      rows.map((r) => ({ rowNumber: r.rowNumber ?? 0, cells: r.cells })),
+      mapping,
+    );
+    const byRow = new Map<number, LocationRowResult>();
+    for (const r of results) byRow.set(r.rowNumber, r);
+    return byRow;
+  }, [rows, mapping]);
+
+  const toSend = rows.flatMap((row) => {
+    const result = checked.get(row.rowNumber ?? 0);
+    if (!result?.item || states.get(row.key)?.status === 'applied') return [];
+    return [{ key: row.key, item: result.item }];
+  });
+  const withProblems = rows.filter((row) => {
+    const result = checked.get(row.rowNumber ?? 0);
+    return (result && result.issues.length > 0) || states.get(row.key)?.status === 'failed';
+  }).length;
+  const removals = toSend.filter((s) => s.item.action === 'remove').length;
+
+  function columnOf(target: LocationTarget | null): number {
+    if (target === null) return resultColumn;
+    return mapping[target] ?? resultColumn;
+  }
+
+  function resultText(row: GridRow): string {
+    const state = states.get(row.key);
+    if (state?.status === 'applied') return OP_DONE[state.op ?? ''] ?? 'Done';
+    if (state?.status === 'failed') return `Refused: ${state.errors[0]?.message ?? 'see the cells'}`;
+    if (state?.status === 'notApplied') return 'Not applied (another row was refused)';
+    const result = checked.get(row.rowNumber ?? 0);
+    if (!result) return '';
+    if (result.issues.length) return `${result.issues.length} problem${result.issues.length === 1 ? '' : 's'} to fix`;
+    return describeItem(result.item);
+  }
+
+  function describeItem(item: BatchItem | null): string {
+    if (!item) return '';
+    if (item.action === 'remove') return 'Ready to remove';
+    return knownReferenceIds.has(item.location.referenceId ?? '') ? 'Ready to update' : 'Ready to add';
+  }
+
+  const columns: GridColumn[] = [
+    ...headers.map((header, column) => {
+      const target = (Object.entries(mapping) as [LocationTarget, number][]).find(([, c]) => c === column)?.[0];
+      return { header: header || `Column ${column + 1}`, ...(target ? { target: targetLabel(target) } : {}) };
+    }),
+    { header: 'Result', width: 320 },
+  ];
+  const gridRows: GridRow[] = rows.map((row) => ({ ...row, cells: [...row.cells, resultText(row)] }));
+
+  function issuesOf(key: number, column: number): CellIssueView[] | undefined {
+    const row = rows.find((r) => r.key === key);
+    if (!row) return undefined;
+    const issues: CellIssueView[] = [];
+    const state = states.get(key);
+    if (state?.status === 'failed') {
+      for (const e of state.errors) if (columnOf(e.target) === column) issues.push({ severity: 'error', message: e.message });
+    }
+    for (const i of checked.get(row.rowNumber ?? 0)?.issues ?? []) {
+      if (columnOf(i.target) === column) issues.push({ severity: 'error', message: i.message });
+    }
+    return issues.length ? issues : undefined;
+  }
+
+  function opened(next: OpenedFile) {
+    setFile(next);
+    setRows(next.result.rows.map((r, i) => ({ key: i, rowNumber: r.rowNumber, cells: [...r.cells] })));
+    setMapping(suggestLocationMapping(next.result.headers));
+    setMapped(false);
+    setStates(new Map());
+    setNotice(null);
+  }
+
+  async function send() {
+    if (toSend.length === 0) return;
+    setSending(true);
+    setNotice(null);
+    const result = await desk['locations.batch']({ items: toSend.map((s) => s.item), applyValid });
+    setSending(false);
+    if (!result.ok) {
+      setNotice({ severity: 'error', text: result.error.message });
+      return;
+    }
+    const next = new Map(states);
+    let applied = 0;
+    let failed = 0;
+    result.value.outcomes.forEach((outcome, i) => {
+      const key = toSend[i]!.key;
+      next.set(key, outcomeState(outcome));
+      if (outcome.status === 'applied') applied += 1;
+      else failed += 1;
+    });
+    setStates(next);
+    onChanged();
+    setNotice(
+      failed === 0
+        ? { severity: 'success', text: `All ${applied} rows were applied.` }
+        : {
+            severity: 'error',
+            text: `${applied} row${applied === 1 ? ' was' : 's were'} applied; ${failed} need${failed === 1 ? 's' : ''} fixing. The refused cells are marked: fix them and send again (only rows not yet applied are sent).`,
+          },
+    );
+  }
+
+  if (!file) {
+    return (
+      <Stack spacing={2}>
+        <Typography variant="h2" sx={{ fontSize: '1.4rem' }}>
+          Import locations from a spreadsheet
+        </Typography>
+        <FileOpener onOpened={opened} />
+        <Button sx={{ alignSelf: 'flex-start' }} onClick={onClose}>
+          Back to the locations
+        </Button>
+      </Stack>
+    );
+  }
+
+  if (!mapped) {
+    return (
+      <LocationMappingStep
+        headers={headers}
+        samples={rows.slice(0, 20).map((r) => r.cells)}
+        mapping={mapping}
+        onChange={setMapping}
+        onConfirm={() => setMapped(true)}
+        onCancel={() => setFile(null)}
+      />
+    );
+  }
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h2" sx={{ fontSize: '1.4rem' }}>
+        {file.fileName}: {rows.length} rows
+      </Typography>
+      <Typography color="text.secondary" role="status" data-testid="import-summary">
+        {toSend.length} row{toSend.length === 1 ? '' : 's'} ready to send
+        {removals ? ` (${removals} to remove)` : ''}; {withProblems} with problems.
+      </Typography>
+      {notice && (
+        <Alert severity={notice.severity} role={notice.severity === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+        </Alert>
+      )}
+      {sending && <LinearProgress aria-label="Sending the locations" />}
+      <DataGrid
+        ariaLabel={`Locations in ${file.fileName}`}
+        columns={columns}
+        rows={gridRows}
+        issuesOf={issuesOf}
+        onChange={(changes) => {
+          const edits = changes.filter((c) => c.column < resultColumn);
+          if (!edits.length) return;
+          const touched = new Set(edits.map((c) => c.key));
+          setRows((current) =>
+            current.map((row) => {
+              if (!touched.has(row.key)) return row;
+              const cells = [...row.cells];
+              for (const c of edits) if (c.key === row.key) cells[c.column] = c.value;
+              return { ...row, cells };
+            }),
+          );
+          // An edited row's refusal is about the old values; it is judged again when sent.
+          setStates((current) => {
+            const next = new Map(current);
+            for (const key of touched) if (next.get(key)?.status !== 'applied') next.delete(key);
+            return next;
+          });
+        }}
+        height={Math.min(480, 80 + rows.length * 32)}
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <Button variant="contained" disabled={sending || toSend.length === 0} onClick={() => void send()}>
+          {toSend.length === 0
+            ? 'Nothing to send'
+            : `Send ${toSend.length} row${toSend.length === 1 ? '' : 's'}${removals ? `, removing ${removals}` : ''}`}
+        </Button>
+        <FormControlLabel
+          control={<Switch checked={applyValid} onChange={(e) => setApplyValid(e.target.checked)} />}
+          label="Apply the valid rows when the service refuses some"
+        />
+        <Button onClick={() => setMapped(false)}>Change the mapping</Button>
+        <Button onClick={onClose}>Done</Button>
+      </Stack>
+      <Typography variant="body2" color="text.secondary">
+        Rows with problems are not sent; fix a cell with Enter or a double click. Rows already applied are never
+        sent twice.
+      </Typography>
+    </Stack>
+  );
+}
