@@ -1,3 +1,4 @@
 export * from './targets';
 export * from './mapping';
 export * from './validate';
+export * from './serviceFields';

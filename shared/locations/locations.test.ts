@@ -6,6 +6,7 @@ import {
   readMappingFile,
   suggestLocationMapping,
   targetOfHeader,
+  targetOfServiceField,
   validateLocationRow,
   validateLocationRows,
   type LocationMapping,
@@ -301,5 +302,26 @@ describe('validateLocationRows', () => {
       message: expect.stringContaining('row 2'),
     });
     expect(results[2]!.item).not.toBeNull();
+  });
+});
+
+describe('targetOfServiceField', () => {
+  it.each<[string, LocationTarget | null]>([
+    ['name', 'name'],
+    ['referenceId', 'referenceId'],
+    ['address.country', 'country'],
+    ['address', 'addressLine'],
+    ['address.geoCoordinate.latitude', 'latitude'],
+    ['address.geoCoordinate.longitude', 'longitude'],
+    ['address.geoCoordinate', 'latitude'],
+    ['tags.0.name', 'tags'],
+    ['contacts.0.emailAddress', 'contact1.email'],
+    ['contacts.1.isPrimary', 'contact2.primary'],
+    ['contacts.2', 'contact3.email'],
+    ['contacts.7.firstName', null],
+    ['', null],
+    ['colour', null],
+  ])('%j → %s', (field, target) => {
+    expect(targetOfServiceField(field)).toBe(target);
   });
 });

@@ -70,6 +70,8 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     return byRow;
   }, [rows, mapping]);
 
+  const rowByKey = useMemo(() => new Map(rows.map((r) => [r.key, r])), [rows]);
+
   const toSend = rows.flatMap((row) => {
     const result = checked.get(row.rowNumber ?? 0);
     if (!result?.item || states.get(row.key)?.status === 'applied') return [];
@@ -93,7 +95,8 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     if (state?.status === 'notApplied') return 'Not applied (another row was refused)';
     const result = checked.get(row.rowNumber ?? 0);
     if (!result) return '';
-    if (result.issues.length) return `${result.issues.length} problem${result.issues.length === 1 ? '' : 's'} to fix`;
+    if (result.issues.length)
+      return `${result.issues.length} problem${result.issues.length === 1 ? '' : 's'} to fix`;
     return describeItem(result.item);
   }
 
@@ -105,7 +108,9 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
 
   const columns: GridColumn[] = [
     ...headers.map((header, column) => {
-      const target = (Object.entries(mapping) as [LocationTarget, number][]).find(([, c]) => c === column)?.[0];
+      const target = (Object.entries(mapping) as [LocationTarget, number][]).find(
+        ([, c]) => c === column,
+      )?.[0];
       return { header: header || `Column ${column + 1}`, ...(target ? { target: targetLabel(target) } : {}) };
     }),
     { header: 'Result', width: 320 },
@@ -113,12 +118,13 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
   const gridRows: GridRow[] = rows.map((row) => ({ ...row, cells: [...row.cells, resultText(row)] }));
 
   function issuesOf(key: number, column: number): CellIssueView[] | undefined {
-    const row = rows.find((r) => r.key === key);
+    const row = rowByKey.get(key);
     if (!row) return undefined;
     const issues: CellIssueView[] = [];
     const state = states.get(key);
     if (state?.status === 'failed') {
-      for (const e of state.errors) if (columnOf(e.target) === column) issues.push({ severity: 'error', message: e.message });
+      for (const e of state.errors)
+        if (columnOf(e.target) === column) issues.push({ severity: 'error', message: e.message });
     }
     for (const i of checked.get(row.rowNumber ?? 0)?.issues ?? []) {
       if (columnOf(i.target) === column) issues.push({ severity: 'error', message: i.message });
@@ -248,8 +254,8 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
         <Button onClick={onClose}>Done</Button>
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        Rows with problems are not sent; fix a cell with Enter or a double click. Rows already applied are never
-        sent twice.
+        Rows with problems are not sent; fix a cell with Enter or a double click. Rows already applied are
+        never sent twice.
       </Typography>
     </Stack>
   );
