@@ -65,6 +65,8 @@ export const uploadViewSchema = z.object({
   uploadId: z.string(),
   workspaceId: z.string(),
   workspaceName: z.string(),
+  /** The environment it was sent to (offline, sandbox, production, custom); it is only ever resumed there. */
+  environment: z.string(),
   createdAt: z.string(),
   rows: z.number().int().nonnegative(),
   totals: z.array(currencyTotalSchema),

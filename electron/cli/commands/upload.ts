@@ -73,9 +73,11 @@ async function waitForUploads(
   uploadIds: string[] | null,
 ): Promise<UploadView[]> {
   let delay = waitStep(ctx);
+  // Uploads sent to another environment are not resumed from this one: waiting for them would never end.
+  const environment = (await call(desk, 'app.info', {})).environment.id;
   for (;;) {
-    const uploads = (await call(desk, 'upload.list', {})).filter(
-      (u) => !uploadIds || uploadIds.includes(u.uploadId),
+    const uploads = (await call(desk, 'upload.list', {})).filter((u) =>
+      uploadIds ? uploadIds.includes(u.uploadId) : u.environment === environment,
     );
     const open = uploads.filter(
       (u) =>

@@ -219,7 +219,12 @@ export class UploadEngine {
           this.sender.send(this.ctx.ledger.group(group.id) ?? group, part.index),
         );
       } catch (e) {
-        if (!(e instanceof DeskFailure)) throw e;
+        if (!(e instanceof DeskFailure)) {
+          // Unexpected (a disk error, say): the upload is recorded, so it is tried again later.
+          problems.push(`Part ${part.index + 1} could not be sent yet; it will be tried again.`);
+          this.scheduleResume();
+          continue;
+        }
         problems.push(e.message);
         if (e.code === 'UPLOAD_REJECTED' || e.code === 'LEDGER_FILE_MISSING') {
           const current = this.ctx.ledger.group(group.id) ?? group;

@@ -51,6 +51,7 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
     uploadId: group.id,
     workspaceId: group.workspaceId,
     workspaceName: group.workspaceName,
+    environment: group.environment,
     createdAt: group.createdAt,
     rows: group.parts.reduce((n, p) => n + p.rowKeys.length, 0),
     totals: [...totals.values()],
