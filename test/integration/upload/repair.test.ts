@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  MAPPING,
   bulkDonations,
   createWorkspace,
   driveToEnd,
@@ -142,4 +143,45 @@ describe('repair', () => {
       code: 'ALREADY_CORRECTED',
     });
   });
+});
+
+describe('repair without the reference pair and across pages', () => {
+  it('matches errors to rows by content when the reference pair is switched off', async () => {
+    let tampered = false;
+    const t = tamper({
+      uploadHost: h.emu.uploadBaseUrl,
+      onUpload: (file) => {
+        if (tampered) return file;
+        tampered = true;
+        // Not part of the content match (the same on every row), so the row is found by the rest of it.
+        (file.data[2]?.attributes.funds as Record<string, unknown>).paymentType = 'CARD';
+        // Reordered on the way, so the error's position (/data/3) points at another row: only content can tell.
+        file.data.reverse();
+        return file;
+      },
+    });
+    desk = await openDesk(h, { fetchImpl: t.fetch });
+    const rows = makeRows(h.recipients, 6, 300);
+    const id = await createWorkspace(desk, rows, { ...MAPPING, reference: { enabled: false, key: 'ddRef' } });
+    const started = await desk.call('upload.start', { workspaceId: id });
+    const intentId = started.upload.intents.at(-1)?.intentId as string;
+    expect((await driveToEnd(h, desk, intentId)).state).toBe('ERROR');
+    const errors = await desk.call('upload.errors', { intentId });
+    expect(errors.issues.map((i) => i.rowKey)).toEqual([rows[2]?.key]);
+    expect(errors.issues[0]?.field).toBe('funds.paymentType');
+  });
+
+  it('lists every page of a large bulk’s donations after a partial extraction', async () => {
+    await h.faults({ partialExtractionFailure: { afterDonations: 520 } });
+    desk = await openDesk(h);
+    const id = await createWorkspace(desk, makeRows(h.recipients, 600, 1000));
+    const started = await desk.call('upload.start', { workspaceId: id });
+    const intentId = started.upload.intents.at(-1)?.intentId as string;
+    const end = await driveToEnd(h, desk, intentId);
+    expect(end.state).toBe('ERROR');
+    expect(end.donations).toBe(520);
+    await h.faults({ partialExtractionFailure: null });
+    const resent = await desk.call('upload.resend', { intentId });
+    expect(resent.upload.rows).toBe(80);
+  }, 60_000);
 });
