@@ -3,6 +3,8 @@ import { runCli } from './main';
 import './commands/connection';
 import './commands/upload';
 import './commands/validate';
+import './commands/search';
+import './commands/locations';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

@@ -54,6 +54,24 @@ export const coordinatesSchema = z.object({
 });
 export type Coordinates = z.infer<typeof coordinatesSchema>;
 
+/**
+ * The spec writes the donation page as `{program_url}/<locale>/campaigns/donate/<id>` without saying
+ * what a locale looks like. The app sends the browser's language in the usual BCP 47 casing, language
+ * and region only (`en-US`, `pt-BR`, `de`; a script subtag is dropped: `zh-Hant-TW` → `zh-TW`), which
+ * is also what the Offline sandbox's program pages accept; anything unreadable becomes `en-US`.
+ */
+export function pageLocale(language: string | undefined): string {
+  const parts = (language ?? '').trim().replace(/_/g, '-').split('-');
+  const lang = (parts[0] ?? '').toLowerCase();
+  if (!/^[a-z]{2}$/.test(lang)) return 'en-US';
+  const region = parts.slice(1).find((p) => /^[a-z]{2}$/i.test(p));
+  return region ? `${lang}-${region.toUpperCase()}` : lang;
+}
+
+export function donationPageUrl(programUrl: string, locale: string, id: number): string {
+  return `${programUrl.replace(/\/+$/, '')}/${encodeURIComponent(locale)}/campaigns/donate/${id}`;
+}
+
 /** Channels of the search area, spread into `channels` in channels.ts. */
 export const searchChannels = {
   'search.run': {
