@@ -40,7 +40,13 @@ export class LocationRegister {
       text = null;
     }
     if (text !== null) {
-      const parsed = fileSchema.safeParse(JSON.parse(text) as unknown);
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      const parsed = fileSchema.safeParse(json);
       if (parsed.success) {
         this.state = parsed.data;
         return this.state;

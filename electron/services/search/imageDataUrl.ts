@@ -20,6 +20,9 @@ export function programImageUrl(programUrl: string, path: string): string | null
     return null;
   }
   if (url.origin !== program.origin || url.username || url.password) return null;
+  // `..` segments must not climb out of the program's own path (the Offline sandbox serves it under /program).
+  const base = program.pathname.replace(/\/+$/, '');
+  if (!url.pathname.startsWith(`${base}/`)) return null;
   return url.toString();
 }
 
