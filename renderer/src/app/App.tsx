@@ -19,6 +19,7 @@ import { AreaPage } from '../components/AreaPage';
 const NAV_WIDTH = 200;
 
 const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
+const UploadsPage = lazy(() => import('../features/uploads/UploadsPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
 
@@ -30,6 +31,8 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
       return <SettingsPage />;
     case 'prepare':
       return <PreparePage />;
+    case 'uploads':
+      return <UploadsPage />;
     case 'search':
       return <SearchPage />;
     case 'locations':

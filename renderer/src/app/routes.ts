@@ -38,3 +38,6 @@ export function useRoute(): [AreaId | 'welcome', (area: AreaId | 'welcome') => v
 
 /** Set by the welcome page: Prepare opens the sample spreadsheet once when it sees it. */
 export const OPEN_SAMPLE_KEY = 'donation-desk.open-sample';
+
+/** Set by the Uploads area: Prepare opens this workspace with the service's errors of this intent on its cells. */
+export const REPAIR_KEY = 'donation-desk.repair';

@@ -15,7 +15,7 @@ import {
 } from '../../../../shared/mapping';
 import { emptyTemplate, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
-import { OPEN_SAMPLE_KEY } from '../../app/routes';
+import { OPEN_SAMPLE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
@@ -31,7 +31,7 @@ type Stage =
       templateName?: string;
     }
   | { kind: 'opening' }
-  | { kind: 'review'; workspace: Workspace };
+  | { kind: 'review'; workspace: Workspace; repairIntentId?: string };
 
 function base64ToBytes(base64: string): Uint8Array {
   const binary = atob(base64);
@@ -53,6 +53,13 @@ export default function PreparePage() {
   }
 
   useEffect(() => {
+    const repair = sessionStorage.getItem(REPAIR_KEY);
+    if (repair) {
+      sessionStorage.removeItem(REPAIR_KEY);
+      const { workspaceId, intentId } = JSON.parse(repair) as { workspaceId: string; intentId: string };
+      void Promise.resolve().then(() => openWorkspace(workspaceId, intentId));
+      return;
+    }
     if (sessionStorage.getItem(OPEN_SAMPLE_KEY) !== '1') return;
     sessionStorage.removeItem(OPEN_SAMPLE_KEY);
     void Promise.resolve().then(openSample);
@@ -81,14 +88,14 @@ export default function PreparePage() {
     });
   }
 
-  async function openWorkspace(id: string) {
+  async function openWorkspace(id: string, repairIntentId?: string) {
     setStage({ kind: 'opening' });
     const result = await desk['workspace.open']({ id });
     if (!result.ok) {
       setError(result.error.message);
       return setStage({ kind: 'home' });
     }
-    setStage({ kind: 'review', workspace: result.value });
+    setStage({ kind: 'review', workspace: result.value, ...(repairIntentId ? { repairIntentId } : {}) });
   }
 
   async function createWorkspace(file: OpenedFile, mapping: WorkspaceMapping, templateName: string | null) {
@@ -127,6 +134,7 @@ export default function PreparePage() {
         <ReviewScreen
           key={stage.workspace.id}
           workspace={stage.workspace}
+          {...(stage.repairIntentId ? { repairIntentId: stage.repairIntentId } : {})}
           onClose={() => setStage({ kind: 'home' })}
         />
       </Stack>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -32,10 +32,21 @@ import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel } from './model/useWorkspaceModel';
+import { UploadDialog } from '../uploads/UploadDialog';
 
 interface Props {
   workspace: Workspace;
+  /** A bulk intent in ERROR whose errors are shown on their cells, to fix and send again. */
+  repairIntentId?: string;
   onClose(): void;
+}
+
+interface ServiceError {
+  rowKey: number | null;
+  columnIndex: number | null;
+  message: string;
+  /** The cell's value when the error was shown: once changed, the error no longer applies to it. */
+  value: string | null;
 }
 
 function base64ToBytes(base64: string): Uint8Array {
@@ -46,8 +57,44 @@ function base64ToBytes(base64: string): Uint8Array {
 }
 
 /** The open workspace: the grid with every problem on its cell, tools to fix, totals, and exports. */
-export function ReviewScreen({ workspace, onClose }: Props) {
+export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
   const model = useWorkspaceModel(workspace);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [serviceErrors, setServiceErrors] = useState<ServiceError[] | null>(null);
+  const [repairNote, setRepairNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!repairIntentId) return;
+    let live = true;
+    void desk['upload.errors']({ intentId: repairIntentId }).then((r) => {
+      if (!live) return;
+      if (!r.ok) return setRepairNote(r.error.message);
+      const byKey = new Map(workspace.rows.map((row) => [row.key, row]));
+      setServiceErrors(
+        r.value.issues.map((i) => ({
+          rowKey: i.rowKey,
+          columnIndex: i.columnIndex,
+          message: `The service refused this: ${i.title}${i.detail ? `. ${i.detail}` : ''}`,
+          value:
+            i.rowKey !== null && i.columnIndex !== null
+              ? (byKey.get(i.rowKey)?.cells[i.columnIndex] ?? '')
+              : null,
+        })),
+      );
+      setRepairNote(
+        `${r.value.issues.length} problem${r.value.issues.length === 1 ? '' : 's'} from the service (${
+          r.value.form === 'file' ? 'the file as a whole' : 'rows of the file'
+        }) are marked on their cells.` +
+          (r.value.rowsWithDonation
+            ? ` ${r.value.rowsWithDonation} rows of that upload already have a donation and will not be sent again.`
+            : '') +
+          ' Fix them, then send the corrected rows.',
+      );
+    });
+    return () => {
+      live = false;
+    };
+  }, [repairIntentId, workspace.rows]);
   const grid = useRef<DataGridHandle>(null);
   const [onlyErrors, setOnlyErrors] = useState(false);
   const [active, setActive] = useState<ActiveCell>({ row: 0, col: 0 });
@@ -56,14 +103,25 @@ export function ReviewScreen({ workspace, onClose }: Props) {
   const [exportMenu, setExportMenu] = useState<HTMLElement | null>(null);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
 
+  const serviceKeys = useMemo(() => new Set(serviceErrors?.map((e) => e.rowKey) ?? []), [serviceErrors]);
+  const serviceErrorsOf = useCallback(
+    (key: number): ServiceError[] => {
+      if (!serviceErrors || !serviceKeys.has(key)) return [];
+      const row = model.rows.find((r) => r.key === key);
+      return serviceErrors.filter(
+        (e) => e.rowKey === key && (e.columnIndex === null || (row?.cells[e.columnIndex] ?? '') === e.value),
+      );
+    },
+    [serviceErrors, serviceKeys, model.rows],
+  );
   const rowHasError = useCallback(
     (key: number) => {
       const r = model.resultOf(key);
-      return r ? !r.ok : false;
+      return (r ? !r.ok : false) || serviceErrorsOf(key).length > 0;
     },
     // resultsVersion marks a change in what resultOf returns.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model.resultOf, model.resultsVersion],
+    [model.resultOf, model.resultsVersion, serviceErrorsOf],
   );
   const visibleRows = useMemo(
     () => (onlyErrors ? model.rows.filter((r) => rowHasError(r.key)) : model.rows),
@@ -91,21 +149,32 @@ export function ReviewScreen({ workspace, onClose }: Props) {
       };
       model.resultOf(key)?.issues.forEach(add);
       model.fileIssues.get(key)?.forEach(add);
+      if (serviceErrors) {
+        for (const e of serviceErrorsOf(key)) {
+          if (e.columnIndex === column) (found ??= []).push({ severity: 'error', message: e.message });
+        }
+      }
       return found;
     },
     // resultsVersion marks a change in what resultOf returns.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model.resultOf, model.resultsVersion, model.fileIssues],
+    [model.resultOf, model.resultsVersion, model.fileIssues, serviceErrors, serviceErrorsOf],
   );
 
   /** Row-level problems that belong to no column (a missing mapping target, the metadata count). */
   const activeRow = visibleRows[active.row];
   const rowLevel = activeRow
     ? [
-        ...(model.resultOf(activeRow.key)?.issues ?? []),
-        ...(model.fileIssues.get(activeRow.key) ?? []),
-      ].filter((i) => i.columnIndex === undefined)
+        ...[
+          ...(model.resultOf(activeRow.key)?.issues ?? []),
+          ...(model.fileIssues.get(activeRow.key) ?? []),
+        ].filter((i) => i.columnIndex === undefined),
+        ...serviceErrorsOf(activeRow.key)
+          .filter((e) => e.columnIndex === null)
+          .map((e) => ({ severity: 'error' as const, code: 'SERVICE', message: e.message })),
+      ]
     : [];
+  const fileLevelServiceErrors = serviceErrors?.filter((e) => e.rowKey === null) ?? [];
 
   function jumpToError(direction: 1 | -1) {
     const n = visibleRows.length;
@@ -114,7 +183,8 @@ export function ReviewScreen({ workspace, onClose }: Props) {
       const row = visibleRows[index];
       if (!row || !rowHasError(row.key)) continue;
       const issue = model.resultOf(row.key)?.issues.find((i) => i.severity === 'error');
-      grid.current?.goTo(index, issue?.columnIndex ?? 0);
+      const service = serviceErrorsOf(row.key).find((e) => e.columnIndex !== null);
+      grid.current?.goTo(index, issue?.columnIndex ?? service?.columnIndex ?? 0);
       return;
     }
     setNotice({ severity: 'success', text: 'No rows with errors.' });
@@ -281,8 +351,16 @@ export function ReviewScreen({ workspace, onClose }: Props) {
           Change mapping
         </Button>
         <Box sx={{ flexGrow: 1 }} />
-        <Button size="small" onClick={(e) => setExportMenu(e.currentTarget)} aria-haspopup="menu">
+        <Button
+          size="small"
+          variant="outlined"
+          onClick={(e) => setExportMenu(e.currentTarget)}
+          aria-haspopup="menu"
+        >
           Export
+        </Button>
+        <Button size="small" onClick={() => setUploadOpen(true)}>
+          {repairIntentId ? 'Send corrected rows' : 'Upload…'}
         </Button>
         <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
           <MenuItem onClick={() => void exportBulkFile()}>
@@ -295,6 +373,14 @@ export function ReviewScreen({ workspace, onClose }: Props) {
         </Menu>
       </Stack>
 
+      {repairNote && (
+        <Alert severity="warning" data-testid="repair-note">
+          {repairNote}
+          {fileLevelServiceErrors.map((e) => (
+            <div key={e.message}>{e.message}</div>
+          ))}
+        </Alert>
+      )}
       {notice && (
         <Alert severity={notice.severity} onClose={() => setNotice(null)}>
           {notice.text}
@@ -332,6 +418,18 @@ export function ReviewScreen({ workspace, onClose }: Props) {
         Shift+F8 next and previous error.
       </Typography>
 
+      {uploadOpen && (
+        <UploadDialog
+          open
+          workspaceId={model.id}
+          {...(repairIntentId ? { resendIntentId: repairIntentId } : {})}
+          onClose={() => setUploadOpen(false)}
+          onSent={() => {
+            setUploadOpen(false);
+            window.location.hash = '#/uploads';
+          }}
+        />
+      )}
       <FindReplaceDialog
         open={findOpen}
         headers={model.headers}

@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ChannelResponse, EventPayload } from '../../../../shared/contract';
+import { formatMinor } from '../../../../shared/amounts';
+import { desk } from '../../app/deskClient';
+import { useDesk } from '../../app/DeskContext';
+
+type Preview = ChannelResponse<'upload.preview'>;
+
+const stageLabels: Record<EventPayload<'upload.progress'>['stage'], string> = {
+  validating: 'Checking every row again',
+  building: 'Building the bulk file',
+  compressing: 'Compressing',
+  'creating-intent': 'Asking the service for an upload address',
+  uploading: 'Uploading',
+  uploaded: 'Uploaded',
+};
+
+interface Props {
+  open: boolean;
+  workspaceId: string;
+  /** When set, this sends a corrected file for a failed intent instead of a new upload. */
+  resendIntentId?: string;
+  onClose(): void;
+  onSent(uploadId: string): void;
+}
+
+/** What will be sent, to where, with the duplicate guard's questions; then the upload with its progress. */
+export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSent }: Props) {
+  const { info } = useDesk();
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [skipInvalid, setSkipInvalid] = useState(false);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [progress, setProgress] = useState<EventPayload<'upload.progress'> | null>(null);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    void desk['upload.preview']({ workspaceId }).then((r) => {
+      if (!live) return;
+      if (r.ok) setPreview(r.value);
+      else setError(r.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, workspaceId]);
+
+  useEffect(() => desk.on('upload.progress', (p) => setProgress(p)), []);
+
+  async function send() {
+    setSending(true);
+    setError(null);
+    const result = resendIntentId
+      ? await desk['upload.resend']({ intentId: resendIntentId, ...(skipInvalid ? { skipInvalid } : {}) })
+      : await desk['upload.start']({
+          workspaceId,
+          ...(skipInvalid ? { skipInvalid } : {}),
+          ...(confirmAll ? { confirmDuplicates: 'all' as const } : {}),
+        });
+    setSending(false);
+    if (!result.ok) return setError(result.error.message);
+    if (result.value.problems.length) setError(result.value.problems.join(' '));
+    onSent(result.value.uploadId);
+  }
+
+  const environment = info?.environment;
+  const duplicates = preview?.duplicates ?? [];
+  const blocked =
+    !preview ||
+    preview.valid === 0 ||
+    preview.mappingProblems.length > 0 ||
+    (preview.invalid > 0 && !skipInvalid) ||
+    (duplicates.length > 0 && !confirmAll && !resendIntentId);
+
+  return (
+    <Dialog
+      open={open}
+      onClose={sending ? undefined : onClose}
+      aria-labelledby="upload-title"
+      maxWidth="sm"
+      fullWidth
+    >
+      <DialogTitle id="upload-title">
+        {resendIntentId ? 'Send the corrected rows' : 'Upload to the giving service'}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2}>
+          {environment && (
+            <Alert severity={environment.id === 'production' ? 'error' : 'info'}>
+              {environment.id === 'production'
+                ? 'This goes to Production: the donations are real and will be paid.'
+                : `This goes to ${environment.label}.`}
+            </Alert>
+          )}
+          {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
+          {preview && (
+            <>
+              <Typography>
+                {preview.valid.toLocaleString()} of {preview.rows.toLocaleString()} rows are ready
+                {preview.parts > 1 ? `, sent as ${preview.parts} files` : ''}:
+              </Typography>
+              <Stack component="ul" sx={{ m: 0 }}>
+                {preview.totals.map((t) => (
+                  <li key={t.currencyCode}>
+                    {formatMinor(t.amount, t.currencyCode)} in {t.count.toLocaleString()} donations
+                  </li>
+                ))}
+              </Stack>
+              {preview.mappingProblems.map((p) => (
+                <Alert key={p} severity="error">
+                  {p}
+                </Alert>
+              ))}
+              {preview.invalid > 0 && (
+                <FormControlLabel
+                  control={
+                    <Checkbox checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
+                  }
+                  label={`Leave out the ${preview.invalid.toLocaleString()} rows that still have errors`}
+                />
+              )}
+              {duplicates.length > 0 && !resendIntentId && (
+                <Alert severity="warning">
+                  <Typography gutterBottom>
+                    {duplicates.length.toLocaleString()} rows already went out in an earlier upload that was
+                    not rejected, for example row {duplicates[0]?.row ?? '(new)'} in {duplicates[0]?.intentId}{' '}
+                    on {duplicates[0] ? new Date(duplicates[0].sentAt).toLocaleString() : ''}. Sending them
+                    again makes a second donation.
+                  </Typography>
+                  <FormControlLabel
+                    control={
+                      <Checkbox checked={confirmAll} onChange={(e) => setConfirmAll(e.target.checked)} />
+                    }
+                    label="Yes, send these rows again"
+                  />
+                </Alert>
+              )}
+            </>
+          )}
+          {progress && sending && (
+            <Stack spacing={1} role="status" aria-live="polite">
+              <Typography>
+                {stageLabels[progress.stage]}
+                {progress.parts > 1 ? ` (file ${progress.part + 1} of ${progress.parts})` : ''}
+                {progress.total ? `: ${Math.round((progress.done / progress.total) * 100)}%` : '…'}
+              </Typography>
+              <LinearProgress
+                variant={progress.total ? 'determinate' : 'indeterminate'}
+                value={progress.total ? (progress.done / progress.total) * 100 : 0}
+                aria-label="Upload progress"
+              />
+            </Stack>
+          )}
+          {error && (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button variant="text" onClick={onClose} disabled={sending}>
+          Cancel
+        </Button>
+        <Button onClick={() => void send()} disabled={blocked || sending}>
+          {sending ? 'Sending…' : 'Send'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,191 @@
+import { useCallback, useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
+import { formatMinor } from '../../../../shared/amounts';
+import { desk } from '../../app/deskClient';
+import { REPAIR_KEY } from '../../app/routes';
+
+const uploadStateLabels: Record<
+  UploadView['state'],
+  { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }
+> = {
+  sending: { label: 'Sending', color: 'info' },
+  following: { label: 'At the service', color: 'info' },
+  processed: { label: 'Processed', color: 'success' },
+  error: { label: 'Needs repair', color: 'error' },
+  stopped: { label: 'Stopped', color: 'warning' },
+};
+
+const time = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+function Timeline({ intent }: { intent: IntentView }) {
+  return (
+    <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${intent.intentId}`}>
+      {intent.timeline.map((t, i) => (
+        <li key={i}>
+          <strong>{t.state}</strong> · {time(t.at)}
+          {t.note ? ` · ${t.note}` : ''}
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+/** Every upload and its bulk intents: where each stands, counts and totals, its timeline, and repair. */
+export default function UploadsPage() {
+  const [uploads, setUploads] = useState<UploadView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const r = await desk['upload.list']({});
+    if (r.ok) {
+      setUploads(r.value);
+      setError(null);
+    } else setError(r.error.message);
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    const reload = () =>
+      void desk['upload.list']({}).then(
+        (r) => live && (r.ok ? setUploads(r.value) : setError(r.error.message)),
+      );
+    reload();
+    const off = desk.on('intent.updated', reload);
+    return () => {
+      live = false;
+      off();
+    };
+  }, []);
+
+  function repair(intent: IntentView) {
+    sessionStorage.setItem(
+      REPAIR_KEY,
+      JSON.stringify({ workspaceId: intent.workspaceId, intentId: intent.intentId }),
+    );
+    window.location.hash = '#/prepare';
+  }
+
+  async function checkNow(intent: IntentView) {
+    const r = await desk['upload.refresh']({ intentId: intent.intentId });
+    if (!r.ok) setError(r.error.message);
+    await load();
+  }
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h1">Uploads</Typography>
+      <Typography color="text.secondary">
+        Each upload is followed until the service has processed it, also after the app restarts. You are told
+        when one finishes.
+      </Typography>
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      {uploads && uploads.length === 0 && (
+        <Typography>Nothing uploaded yet. Open a workspace in Prepare and choose Upload.</Typography>
+      )}
+      {uploads?.map((u) => {
+        const state = uploadStateLabels[u.state];
+        return (
+          <Paper
+            key={u.uploadId}
+            variant="outlined"
+            sx={{ p: 2 }}
+            component="section"
+            aria-label={`Upload of ${u.workspaceName}`}
+          >
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+              <Typography variant="h2" component="h2" sx={{ flexGrow: 1 }}>
+                {u.workspaceName}
+              </Typography>
+              <Chip label={state.label} color={state.color} data-testid="upload-state" />
+              <Typography color="text.secondary">{time(u.createdAt)}</Typography>
+            </Stack>
+            <Typography sx={{ mt: 1 }}>
+              {u.rows.toLocaleString()} rows ·{' '}
+              {u.totals
+                .map((t) => `${formatMinor(t.amount, t.currencyCode)} in ${t.count.toLocaleString()}`)
+                .join(' · ')}
+              {u.corrects ? ` · corrects ${u.corrects}` : ''}
+            </Typography>
+            {u.stoppedReason && (
+              <Alert severity="warning" sx={{ mt: 1 }}>
+                {u.stoppedReason}
+              </Alert>
+            )}
+            <Table size="small" sx={{ mt: 1 }} aria-label="Bulk intents">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Bulk intent</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell align="right">Rows</TableCell>
+                  <TableCell align="right">Accepted</TableCell>
+                  <TableCell align="right">Invalid</TableCell>
+                  <TableCell>Timeline</TableCell>
+                  <TableCell>
+                    <span className="visually-hidden">Actions</span>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {u.intents.map((i) => (
+                  <TableRow key={i.intentId} data-testid="intent-row">
+                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12 }}>
+                      {i.serviceId ?? i.intentId}
+                      {i.parts > 1 ? ` (file ${i.part + 1} of ${i.parts})` : ''}
+                    </TableCell>
+                    <TableCell>
+                      <strong data-testid="intent-state">{i.state}</strong>
+                      {i.error && (
+                        <Typography variant="body2" color="error">
+                          {i.error.title}: {i.error.detail}
+                        </Typography>
+                      )}
+                      {i.correctedByUpload && (
+                        <Typography variant="body2">Corrected by a later upload.</Typography>
+                      )}
+                    </TableCell>
+                    <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
+                    <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
+                    <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
+                    <TableCell>
+                      <Timeline intent={i} />
+                    </TableCell>
+                    <TableCell>
+                      <Stack spacing={1}>
+                        {i.state === 'ERROR' && !i.correctedByUpload && (
+                          <Button size="small" onClick={() => repair(i)}>
+                            Fix the rows
+                          </Button>
+                        )}
+                        {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
+                          <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
+                            Check now
+                          </Button>
+                        )}
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
