@@ -1,0 +1,26 @@
+// `npm run bench`: every benchmark, one after another, printing figures. Targets are printed next to
+// the figures; nothing here fails a build (these machines are shared and noisy).
+import { spawnSync } from 'node:child_process';
+
+const quick = process.argv.includes('--quick');
+const rows = quick ? '20000' : '100000';
+const benches = [
+  ['Row validation', ['scripts/bench-validate.mjs']],
+  ['Spreadsheet reading (SheetJS vs the app’s reader)', ['scripts/bench-import.mjs', '--rows', rows]],
+  ['Import in the app, file to validated grid, and edit latency', ['scripts/bench-ui.mjs', '--rows', rows]],
+  [
+    'Upload: validated workspace to 204, per stage; pako vs node:zlib',
+    ['scripts/bench-upload.mjs', '--rows', rows],
+  ],
+  ['Offline sandbox: bulk processing and concurrent pages', ['scripts/bench-emulator.mjs']],
+];
+let failed = 0;
+for (const [title, args] of benches) {
+  console.log(`\n== ${title}`);
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    failed++;
+    console.log(`(this benchmark stopped with exit code ${result.status})`);
+  }
+}
+process.exit(failed ? 1 : 0);
