@@ -1,3 +1,4 @@
+/* global document, MutationObserver, requestAnimationFrame, KeyboardEvent -- used inside page.evaluate, in the browser */
 // The whole import as a person sees it, at 100,000 rows: the real built app in Chromium through the
 // local bridge. Prints, side by side in one run, SheetJS's own read of the same file (in Node) and
 // the app's file-to-validated-grid time, their ratio (target ≤ 0.35), and the time from pressing
