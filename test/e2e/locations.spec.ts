@@ -150,3 +150,67 @@ test('import a locations sheet with one bad row, fix it, resend; make a contact 
   await page.reload();
   await expect(page.getByRole('table', { name: 'Registered locations' }).getByRole('row')).toHaveCount(4);
 });
+
+test('a row the service refuses is marked on its cell, fixed and sent again alone', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'locations');
+  // Another system already holds reference id TAKEN-1 at the service (made here straight on the sandbox).
+  const info = await page.request.post(`${bridge.origin}/api/call/app.info`, {
+    data: {},
+    headers: { 'x-desk-secret': bridge.secret },
+  });
+  const { baseUrl, tokenUrl } = (
+    (await info.json()) as { value: { environment: { baseUrl: string; tokenUrl: string } } }
+  ).value.environment;
+  const token = await page.request.post(tokenUrl, {
+    form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' },
+  });
+  const accessToken = ((await token.json()) as { access_token: string }).access_token;
+  const made = await page.request.post(`${baseUrl}/locations/batch`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+    data: {
+      'atomic:operations': [
+        {
+          op: 'add',
+          data: {
+            type: 'location',
+            attributes: {
+              name: 'Elsewhere',
+              referenceId: 'TAKEN-1',
+              address: { addressLine: '1 X', country: 'US' },
+            },
+          },
+        },
+      ],
+    },
+  });
+  expect(made.status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Import from a spreadsheet' }).click();
+  const sheet = [
+    'Name,Reference ID,Address,Country',
+    'Oslo store,OSL-1,1 Karl Johans gate,NO',
+    'Lima store,TAKEN-1,1 Jiron,PE',
+  ].join('\n');
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(sheet) });
+  await page.getByRole('button', { name: 'Use this mapping' }).click();
+  await page.getByRole('button', { name: 'Send 2 rows' }).click();
+  await expect(page.getByRole('alert')).toContainText('1 row was applied; 1 needs fixing.');
+  const refused = page.locator('[role=gridcell][data-state="error"]');
+  await expect(refused).toHaveCount(1);
+  // The service's error pointed at the operation's referenceId: the Reference ID cell of the Lima row.
+  await expect(refused).toHaveAttribute('data-col', '1');
+  await expect(page.getByRole('gridcell', { name: /^Refused:/ })).toHaveCount(1);
+
+  await refused.dblclick();
+  const editor = page.getByRole('textbox', { name: /^Edit Reference ID/ });
+  await editor.fill('LIM-1');
+  await editor.press('Enter');
+  await page.getByRole('button', { name: 'Send 1 row' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'All 1 rows were applied.' })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: 'Added' })).toHaveCount(2);
+});

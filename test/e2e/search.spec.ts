@@ -88,3 +88,21 @@ test('a failed search says so plainly', async ({ page, bridge }) => {
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('The search did not work.');
 });
+
+test('a slow search shows progress and says it is slow, then shows the results', async ({ page, bridge }) => {
+  await openApp(page, bridge, 'search');
+  const info = await page.request.post(`${bridge.origin}/api/call/app.info`, {
+    data: {},
+    headers: { 'x-desk-secret': bridge.secret },
+  });
+  const { baseUrl } = ((await info.json()) as { value: { environment: { baseUrl: string } } }).value
+    .environment;
+  // The Offline sandbox's own control: every service answer takes 4.5 seconds.
+  await page.request.post(`${baseUrl}/_emulator/faults`, { data: { latencyMs: 4500 } });
+  await page.getByLabel('Topic').fill('water');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('progressbar', { name: 'Searching' })).toBeVisible();
+  await expect(page.getByText('Still searching: the service is slow to answer.')).toBeVisible();
+  await expect(page.getByTestId('search-result').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('progressbar', { name: 'Searching' })).toHaveCount(0);
+});
