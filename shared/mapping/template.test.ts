@@ -95,7 +95,10 @@ describe('reference pair', () => {
     expect(parseReference(makeReference('ab12cd', 0).value)).toEqual({ workspace: 'ab12cd', row: 0 });
   });
 
-  it.each(['', 'ab12cd', 'ab12cd:01', 'ab12cd:-1', 'a b:1', 'ab:1:2', 5])('%j is not a reference', (value) => {
-    expect(parseReference(value)).toBeUndefined();
-  });
+  it.each(['', 'ab12cd', 'ab12cd:01', 'ab12cd:-1', 'a b:1', 'ab:1:2', 5])(
+    '%j is not a reference',
+    (value) => {
+      expect(parseReference(value)).toBeUndefined();
+    },
+  );
 });
