@@ -24,6 +24,8 @@ await build({
       export { serializeBulkFile } from './shared/bulk-file/serializeBulkFile';
       export { ServiceClient } from './electron/services/api/serviceClient';
       export { TokenClient } from './electron/services/api/tokenClient';
+      export { createUploadServices } from './electron/services/upload';
+      export { EventBus } from './electron/services/eventBus';
     `,
     resolveDir: root,
     loader: 'ts',
@@ -156,6 +158,37 @@ try {
   if (upload.value.kind !== 'uploaded') throw new Error(`upload ended ${JSON.stringify(upload.value)}`);
   stages.push(['upload (multipart POST → 204)', upload]);
 
+  // The same workspace through the upload service itself (upload.start), timed from its progress events.
+  const dataDir = join(dir, 'data');
+  const events = new m.EventBus();
+  const firstSeen = new Map();
+  events.subscribe((name, payload) => {
+    if (name === 'upload.progress' && !firstSeen.has(payload.stage))
+      firstSeen.set(payload.stage, performance.now());
+  });
+  const services = m.createUploadServices({
+    dataDir,
+    environments: { resolve: async () => env },
+    workspaces: { read: async () => workspace },
+    events,
+    platform: {
+      mode: 'cli',
+      dataDir,
+      appVersion: 'bench',
+      assetsDir: dataDir,
+      secretBox: null,
+      openExternal: async () => {},
+    },
+  });
+  const engineStart = performance.now();
+  const engine = await watched(() =>
+    services.handlers['upload.start']({ workspaceId: workspace.id }, { transport: 'cli' }),
+  );
+  const engineEnd = performance.now();
+  await services.close();
+  if (engine.value.upload.intents.at(-1)?.state !== 'UPLOADED')
+    throw new Error('upload.start did not reach UPLOADED');
+
   console.log(
     `Upload of ${rows.toLocaleString('en')} rows, validated workspace → 204 (Node ${process.version})`,
   );
@@ -167,6 +200,15 @@ try {
     );
   }
   console.log(`  ${'total'.padEnd(46)} ${total.toFixed(0).padStart(6)} ms`);
+  const order = ['validating', 'building', 'compressing', 'creating-intent', 'uploading', 'uploaded'];
+  const marks = order.filter((st) => firstSeen.has(st)).map((st) => [st, firstSeen.get(st)]);
+  console.log(
+    `upload.start end to end (validate, build + gzip streamed, keep the file, ledger, intent, upload): ${(engineEnd - engineStart).toFixed(0)} ms, longest event-loop stall ${engine.stall.toFixed(0)} ms`,
+  );
+  marks.forEach(([stage, at], i) => {
+    const next = i + 1 < marks.length ? marks[i + 1][1] : engineEnd;
+    console.log(`  ${stage.padEnd(46)} ${(next - at).toFixed(0).padStart(6)} ms`);
+  });
   console.log('gzip level 6 of the same bulk file:');
   console.log(
     `  node:zlib (streamed, thread pool)  ${zlib.ms.toFixed(0).padStart(6)} ms, ${(zlib.value.gz.length / 1e6).toFixed(2)} MB, longest stall ${zlib.stall.toFixed(0)} ms`,

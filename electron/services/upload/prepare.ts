@@ -8,6 +8,8 @@ import {
 } from '../../../shared/workspace';
 import type { Workspace } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
+import { bulkEntry } from '../../../shared/bulk-file/buildBulkFile';
+import { utf8Length, type BulkFilePart } from '../../../shared/bulk-file/serializeBulkFile';
 
 export interface ReadyRow {
   key: number;
@@ -86,6 +88,33 @@ export async function validateWorkspace(
     mappingProblems,
     totals: totalsOf(ready.map((r) => r.donation)),
   };
+}
+
+/**
+ * Where to split the upload into files: none above `maxRows` donations or `maxBytes` of JSON. The
+ * same rule as planBulkFiles in shared/bulk-file, measured in slices between event-loop turns,
+ * because sizing 100k donations (one JSON.stringify each) otherwise blocks the main process ~0.5 s.
+ */
+export async function planParts(
+  donations: readonly DonationAttributes[],
+  limits: { maxRows: number; maxBytes: number },
+): Promise<BulkFilePart[]> {
+  const frame = '{"data":[]}'.length;
+  const parts: BulkFilePart[] = [];
+  let start = 0;
+  let bytes = frame;
+  for (let i = 0; i < donations.length; i++) {
+    if (i > 0 && i % SLICE === 0) await nextTurn();
+    const entryBytes = utf8Length(JSON.stringify(bulkEntry(donations[i] as DonationAttributes)));
+    const withComma = i === start ? entryBytes : entryBytes + 1;
+    if (i > start && (i - start >= limits.maxRows || bytes + withComma > limits.maxBytes)) {
+      parts.push({ start, end: i, bytes });
+      start = i;
+      bytes = frame + entryBytes;
+    } else bytes += withComma;
+  }
+  if (donations.length > start) parts.push({ start, end: donations.length, bytes });
+  return parts;
 }
 
 export function totalsOf(donations: readonly DonationAttributes[]): CurrencyTotal[] {

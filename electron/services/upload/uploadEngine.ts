@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planBulkFiles } from '../../../shared/bulk-file/serializeBulkFile';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
 import { DeskFailure } from '../../../shared/result';
@@ -12,7 +11,7 @@ import type { LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSche
 import { gzipBulkFile } from './compress';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, applyRemote, needsFollowing } from './follower';
-import { totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
+import { planParts, totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
 import { errorsOf, rowsWithDonation } from './repair';
 import { PartSender } from './sender';
 import { intentView, uploadView } from './views';
@@ -116,12 +115,12 @@ export class UploadEngine {
       invalid: validated.invalid.length,
       totals: validated.totals,
       duplicates: this.duplicates(validated.ready),
-      parts: validated.ready.length
-        ? planBulkFiles(
-            validated.ready.map((r) => r.donation),
-            this.ctx.limits,
-          ).length
-        : 0,
+      parts: (
+        await planParts(
+          validated.ready.map((r) => r.donation),
+          this.ctx.limits,
+        )
+      ).length,
       mappingProblems: validated.mappingProblems,
     };
   }
@@ -171,7 +170,7 @@ export class UploadEngine {
     const env = await this.environmentKey();
     const id = randomUUID();
     const donations = rows.map((r) => r.donation);
-    const plan = planBulkFiles(donations, this.ctx.limits);
+    const plan = await planParts(donations, this.ctx.limits);
     const parts: LedgerPart[] = [];
     await mkdir(join(this.ctx.ledger.dir, 'files'), { recursive: true });
     for (const [index, slice] of plan.entries()) {
