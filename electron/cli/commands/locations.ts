@@ -41,7 +41,8 @@ const USAGE = `donation-desk locations import FILE [--mapping M.json] [--all-or-
   FILE              xlsx, xls, ods, csv, tsv or txt; one row per location
   --mapping M.json  {"name": "Store", "referenceId": "Ref", "contact1.email": "Email", ...}: location
                     field → column header (or 0-based column number); without it, headers are matched
-  --all-or-nothing  if the service refuses any row, apply none (default: apply the valid rows)
+  --all-or-nothing  if the service refuses any row of a batch (up to 1000 rows), apply none of
+                    that batch (default: apply the valid rows)
   --json            print {file, rows: [{row, status, op, locationId, errors}], counts} as JSON
 
 Rows whose referenceId is already in the app's register are updated; an Action column with "remove"
@@ -116,17 +117,24 @@ registerCommand('locations', {
     const sendable = checked.flatMap((r, i) => (r.item ? [{ index: i, item: r.item }] : []));
     if (sendable.length) {
       const desk = await ctx.runtime();
-      const result = await dispatch(
-        desk.services,
-        'locations.batch',
-        { items: sendable.map((s) => s.item), applyValid: parsed.values['all-or-nothing'] !== true },
-        { transport: 'cli' },
-      );
-      if (!result.ok) {
-        ctx.io.err(result.error.message);
-        return SERVICE_CODES.has(result.error.code) ? EXIT.service : EXIT.usage;
+      const outcomes: BatchOutcome[] = [];
+      // In parts of at most 5000 rows per call (the channel takes 10,000).
+      for (let at = 0; at < sendable.length; at += 5000) {
+        const result = await dispatch(
+          desk.services,
+          'locations.batch',
+          {
+            items: sendable.slice(at, at + 5000).map((s) => s.item),
+            applyValid: parsed.values['all-or-nothing'] !== true,
+          },
+          { transport: 'cli' },
+        );
+        if (!result.ok) {
+          ctx.io.err(result.error.message);
+          return SERVICE_CODES.has(result.error.code) ? EXIT.service : EXIT.usage;
+        }
+        outcomes.push(...(result.value as { outcomes: BatchOutcome[] }).outcomes);
       }
-      const { outcomes } = result.value as { outcomes: BatchOutcome[] };
       outcomes.forEach((outcome, i) => {
         const report = reports[sendable[i]!.index]!;
         report.status = outcome.status;

@@ -92,7 +92,9 @@ export class ServiceApi {
         }
         throw new DeskFailure(
           'NETWORK',
-          `Could not reach the service while ${spec.name}. Check the network connection and try again.`,
+          spec.method === 'GET'
+            ? `Could not reach the service while ${spec.name}. Check the network connection and try again.`
+            : `The connection failed while ${spec.name}; the service may or may not have applied it. Check the network connection, then look at the result before trying again.`,
         );
       }
       if (response.status === 401 && !freshToken) {

@@ -34,6 +34,9 @@ interface RowState {
   errors: { target: LocationTarget | null; message: string }[];
 }
 
+/** Rows per call to main; main splits further into batches of at most 1000 operations. */
+const SEND_CHUNK = 2000;
+
 const OP_DONE: Record<string, string> = { add: 'Added', update: 'Updated', remove: 'Removed' };
 
 function outcomeState(outcome: BatchOutcome): RowState {
@@ -54,6 +57,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
   const [mapped, setMapped] = useState(false);
   const [states, setStates] = useState<ReadonlyMap<number, RowState>>(new Map());
   const [sending, setSending] = useState(false);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [applyValid, setApplyValid] = useState(true);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
 
@@ -145,26 +149,42 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     if (toSend.length === 0) return;
     setSending(true);
     setNotice(null);
-    const result = await desk['locations.batch']({ items: toSend.map((s) => s.item), applyValid });
-    setSending(false);
-    if (!result.ok) {
-      setNotice({ severity: 'error', text: result.error.message });
-      return;
-    }
     const next = new Map(states);
     let applied = 0;
     let failed = 0;
-    result.value.outcomes.forEach((outcome, i) => {
-      const key = toSend[i]!.key;
-      next.set(key, outcomeState(outcome));
-      if (outcome.status === 'applied') applied += 1;
-      else failed += 1;
-    });
+    let stopped: string | null = null;
+    // Large sheets go in parts, so one call stays small and the progress bar moves.
+    for (let at = 0; at < toSend.length; at += SEND_CHUNK) {
+      const part = toSend.slice(at, at + SEND_CHUNK);
+      setProgress({ done: at, total: toSend.length });
+      const result = await desk['locations.batch']({ items: part.map((s) => s.item), applyValid });
+      if (!result.ok) {
+        stopped = result.error.message;
+        break;
+      }
+      result.value.outcomes.forEach((outcome, i) => {
+        next.set(part[i]!.key, outcomeState(outcome));
+        if (outcome.status === 'applied') applied += 1;
+        else failed += 1;
+      });
+    }
+    setSending(false);
+    setProgress(null);
     setStates(next);
-    onChanged();
+    if (applied) onChanged();
+    if (stopped) {
+      setNotice({
+        severity: 'error',
+        text: `${applied ? `${applied} rows were applied, then: ` : ''}${stopped}`,
+      });
+      return;
+    }
     setNotice(
       failed === 0
-        ? { severity: 'success', text: `All ${applied} rows were applied.` }
+        ? {
+            severity: 'success',
+            text: applied === 1 ? 'The row was applied.' : `All ${applied} rows were applied.`,
+          }
         : {
             severity: 'error',
             text: `${applied} row${applied === 1 ? ' was' : 's were'} applied; ${failed} need${failed === 1 ? 's' : ''} fixing. The refused cells are marked: fix them and send again (only rows not yet applied are sent).`,
@@ -213,7 +233,13 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
           {notice.text}
         </Alert>
       )}
-      {sending && <LinearProgress aria-label="Sending the locations" />}
+      {sending && (
+        <LinearProgress
+          aria-label="Sending the locations"
+          variant={progress && progress.total > SEND_CHUNK ? 'determinate' : 'indeterminate'}
+          value={progress ? (progress.done / progress.total) * 100 : 0}
+        />
+      )}
       <DataGrid
         ariaLabel={`Locations in ${file.fileName}`}
         columns={columns}
