@@ -61,6 +61,20 @@ export class UploadEngine {
     this.notified.add(intent.attemptId);
     const group = this.ctx.ledger.group(intent.groupId);
     const name = group?.workspaceName ?? 'Upload';
+    if (group) {
+      const view = uploadView(group, this.ctx.ledger.allIntents());
+      if (view.state === 'processed' || view.state === 'error') {
+        this.ctx.events.emit('job.status', {
+          jobId: group.id,
+          kind: 'upload',
+          status: view.state === 'processed' ? 'succeeded' : 'failed',
+          message:
+            view.state === 'processed'
+              ? `${view.rows} donations processed.`
+              : 'The service rejected part of the upload.',
+        });
+      }
+    }
     if (intent.state === 'PROCESSED') {
       this.ctx.platform.notify?.(
         'Upload processed',

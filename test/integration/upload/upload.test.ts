@@ -87,9 +87,11 @@ describe('what may be sent', () => {
     desk = await openDesk(h, { notify: (title) => notes.push(title) });
     const stages = new Set<string>();
     const states: string[] = [];
+    const jobs: string[] = [];
     desk.desk.events.subscribe((name, payload) => {
       if (name === 'upload.progress') stages.add((payload as { stage: string }).stage);
       if (name === 'intent.updated') states.push((payload as { state: string }).state);
+      if (name === 'job.status') jobs.push((payload as { jobId: string; status: string }).status);
     });
     const id = await createWorkspace(desk, makeRows(h.recipients, 5, 700));
     const started = await desk.call('upload.start', { workspaceId: id });
@@ -107,6 +109,7 @@ describe('what may be sent', () => {
     expect(states).toEqual(expect.arrayContaining(['pending', 'uploading', 'UPLOADED', 'PROCESSED']));
     // Earlier tests' uploads, resumed by this desk, may finish here too: each tells once.
     expect(notes.length).toBeGreaterThan(0);
+    expect(jobs).toContain('succeeded');
     expect(new Set(notes)).toEqual(new Set(['Upload processed']));
     const list = await desk.call('upload.list', {});
     expect(list[0]).toMatchObject({ state: 'processed', rows: 5, workspaceName: 'Test gifts' });
