@@ -148,7 +148,15 @@ test('import a locations sheet with one bad row, fix it, resend; make a contact 
 
   // Still there after a reload: the register lives in main.
   await page.reload();
-  await expect(page.getByRole('table', { name: 'Registered locations' }).getByRole('row')).toHaveCount(4);
+  const reloaded = page.getByRole('table', { name: 'Registered locations' });
+  await expect(reloaded.getByRole('row')).toHaveCount(4);
+
+  // Removing is an explicit, confirmed choice.
+  await reloaded.getByRole('button', { name: 'Open Berlin store' }).click();
+  await page.getByRole('button', { name: 'Remove this location…' }).click();
+  await page.getByRole('button', { name: 'Remove at the service' }).click();
+  await expect(reloaded.getByRole('row')).toHaveCount(3);
+  await expect(reloaded.getByText('Berlin store')).toHaveCount(0);
 });
 
 test('a row the service refuses is marked on its cell, fixed and sent again alone', async ({

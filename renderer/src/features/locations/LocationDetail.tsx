@@ -66,6 +66,7 @@ export function LocationDetail({ location, contacts, tags, onChanged, onBack }: 
   const [form, setForm] = useState(() => fieldsOf(location));
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<'remove' | 'forget' | null>(null);
 
   async function act<T>(
     call: Promise<Result<T>>,
@@ -129,6 +130,35 @@ export function LocationDetail({ location, contacts, tags, onChanged, onBack }: 
     );
   }
 
+  async function removeOrForget(what: 'remove' | 'forget') {
+    setBusy(true);
+    setNotice(null);
+    if (what === 'forget') {
+      const result = await desk['locations.forget']({ id: current.id });
+      setBusy(false);
+      if (!result.ok) return setNotice({ severity: 'error', text: result.error.message });
+      onChanged();
+      return onBack();
+    }
+    const result = await desk['locations.batch']({
+      items: [{ action: 'remove', referenceId: current.referenceId ?? '' }],
+      applyValid: false,
+    });
+    setBusy(false);
+    setConfirming(null);
+    const outcome = result.ok ? result.value.outcomes[0] : undefined;
+    if (!result.ok || outcome?.status !== 'applied') {
+      const reason = !result.ok
+        ? result.error.message
+        : outcome?.status === 'failed'
+          ? outcome.errors.map((e) => e.message).join(' ')
+          : 'The service did not remove it.';
+      return setNotice({ severity: 'error', text: reason });
+    }
+    onChanged();
+    onBack();
+  }
+
   return (
     <Stack spacing={3}>
       <Box>
@@ -176,6 +206,44 @@ export function LocationDetail({ location, contacts, tags, onChanged, onBack }: 
             Undo changes
           </Button>
         </Stack>
+      </Box>
+
+      <Box component="section" aria-labelledby="remove-heading">
+        <Typography variant="h3" id="remove-heading" sx={{ fontSize: '1.2rem', mb: 1 }}>
+          Remove
+        </Typography>
+        {confirming ? (
+          <Alert
+            severity="warning"
+            action={
+              <Stack direction="row" spacing={1}>
+                <Button
+                  color="error"
+                  variant="contained"
+                  size="small"
+                  disabled={busy}
+                  onClick={() => void removeOrForget(confirming)}
+                >
+                  {confirming === 'remove' ? 'Remove at the service' : 'Forget it here'}
+                </Button>
+                <Button size="small" onClick={() => setConfirming(null)}>
+                  Keep it
+                </Button>
+              </Stack>
+            }
+          >
+            {confirming === 'remove'
+              ? 'The service deletes this location with its contact and tag assignments. This cannot be undone.'
+              : 'The app stops listing this location; the service keeps it.'}
+          </Alert>
+        ) : (
+          <Stack direction="row" spacing={1}>
+            <Button color="error" disabled={!current.referenceId} onClick={() => setConfirming('remove')}>
+              Remove this location…
+            </Button>
+            <Button onClick={() => setConfirming('forget')}>Forget it in this app…</Button>
+          </Stack>
+        )}
       </Box>
 
       <ContactsSection
