@@ -11,6 +11,8 @@ import { sha256 } from './compress';
 
 /** Fresh intents tried for one part in one go before the part waits for the next resume. */
 const MAX_FRESH_INTENTS = 8;
+/** Fresh addresses refused (403) in a row before the part is stopped. */
+const MAX_REFUSALS = 3;
 /** Upload attempts against one intent after answers that prove the file did not land. */
 const MAX_UPLOADS_PER_INTENT = 4;
 /** An address this close to its expiry is not used: the upload might not finish in time. */
@@ -91,6 +93,7 @@ export class PartSender {
 
   async send(group: LedgerGroup, part: number): Promise<void> {
     let fresh = 0;
+    let refusals = 0;
     for (;;) {
       await this.reconcile(group, part);
       const current = this.current(group, part);
@@ -107,7 +110,16 @@ export class PartSender {
           });
           continue;
         }
-        if (await this.upload(group, part, current, form)) return;
+        const result = await this.upload(group, part, current, form);
+        if (result === 'done') return;
+        if (result === 'refused' && ++refusals >= MAX_REFUSALS) {
+          // Fresh addresses refused one after another is not an expiry but a problem with the file or
+          // the host's policy; creating intents forever would not fix it.
+          throw new DeskFailure(
+            'UPLOAD_REJECTED',
+            `The upload host refused part ${part + 1} with ${refusals} fresh addresses in a row, so it was stopped. Upload the workspace again later, or contact support.`,
+          );
+        }
         continue;
       }
       if (fresh >= MAX_FRESH_INTENTS) {
@@ -166,13 +178,13 @@ export class PartSender {
     }
   }
 
-  /** True when the part's file is at the service (this intent or, proven by a read, an earlier try). */
+  /** 'done' when the part's file is at the service (this intent or, proven by a read, an earlier try). */
   private async upload(
     group: LedgerGroup,
     part: number,
     intent: LedgerIntent,
     form: UploadForm,
-  ): Promise<boolean> {
+  ): Promise<'done' | 'refused' | 'expired'> {
     const meta = group.parts[part];
     if (!meta) throw new DeskFailure('NOT_FOUND', 'That part of the upload is not in the ledger.');
     const file = await readFile(join(this.ctx.ledger.dir, meta.file)).catch(() => null);
@@ -192,7 +204,7 @@ export class PartSender {
         current = await saveIntent(this.ctx, current, { state: 'UPLOADED' });
         this.progress(group, part, 'uploaded', file.length, file.length);
         this.follow(current);
-        return true;
+        return 'done';
       }
       if (outcome.kind === 'rejected') {
         this.forms.delete(intent.attemptId);
@@ -205,7 +217,7 @@ export class PartSender {
         this.forms.delete(intent.attemptId);
         current = await applyRemote(this.ctx, current, remote);
         this.follow(current);
-        return true;
+        return 'done';
       }
       if (outcome.kind === 'refused' || form.deadline - EXPIRY_MARGIN_MS <= this.ctx.now()) {
         this.forms.delete(intent.attemptId);
@@ -213,7 +225,7 @@ export class PartSender {
           state: 'abandoned',
           note: 'upload address expired or refused (403)',
         });
-        return false;
+        return outcome.kind === 'refused' ? 'refused' : 'expired';
       }
       if (tries + 1 >= MAX_UPLOADS_PER_INTENT) {
         current = await saveIntent(this.ctx, current, {

@@ -118,4 +118,18 @@ describe('upload under faults', () => {
     expect(upload.intents.map((i) => i.part)).toEqual([0, 1, 2]);
     expect(upload.intents[0]?.parts).toBe(3);
   });
+
+  it('stops (instead of creating intents forever) when fresh upload addresses keep being refused', async () => {
+    await h.faults({ expireUploadUrls: true });
+    desk = await openDesk(h);
+    const id = await createWorkspace(desk, rows(4));
+    const started = await desk.call('upload.start', { workspaceId: id });
+    expect(started.upload.state).toBe('stopped');
+    expect(started.upload.intents.map((i) => i.state)).toEqual(['abandoned', 'abandoned', 'abandoned']);
+    expect(started.problems[0]).toMatch(/refused/);
+    // Nothing went out, so the guard does not stand in the way of trying again.
+    await h.faults({ expireUploadUrls: false });
+    const again = await desk.call('upload.start', { workspaceId: id });
+    expect(again.upload.intents.at(-1)?.state).toBe('UPLOADED');
+  });
 });
