@@ -245,6 +245,12 @@ export class UploadEngine {
             ...current,
             stopped: { at: new Date(this.ctx.now()).toISOString(), reason: e.message },
           });
+          // Intents of a stopped upload that never got a file never will: they must not hold rows back.
+          for (const intent of this.ctx.ledger.intentsOf(group.id, part.index)) {
+            if (intent.state === 'pending' || intent.state === 'creating') {
+              await saveIntent(this.ctx, intent, { state: 'abandoned', note: 'upload stopped' });
+            }
+          }
         } else this.scheduleResume();
       }
     }
