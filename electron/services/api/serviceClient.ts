@@ -166,6 +166,27 @@ export class ServiceClient {
   }
 
   /**
+   * One page of GET /donations. `first` holds the filters and page size of a new listing; `next` is a
+   * links.next address from the previous page (resolved against the base address, as it may be relative).
+   * Paging is left to the caller so it can report progress and stop between pages.
+   */
+  async donationPage(
+    request: { first: Record<string, string> } | { next: string },
+  ): Promise<{ page: z.infer<typeof donationListResponseSchema>; next: string | null }> {
+    const env = await this.environment();
+    const url =
+      'next' in request
+        ? new URL(request.next, env.info.baseUrl).toString()
+        : `${env.info.baseUrl}/donations?${new URLSearchParams(request.first)}`;
+    const page = await this.call(
+      { name: 'listing donations (GET /donations)', method: 'GET', url, idempotent: true },
+      donationListResponseSchema,
+    );
+    const next = page.links?.next;
+    return { page, next: page.meta.page?.rangeTruncated === true && next ? next : null };
+  }
+
+  /**
    * The multipart POST of a bulk file to the intent's upload address: the fields under their own
    * names in the order given, `file` last. One attempt: the caller checks the intent before any other.
    */
