@@ -5,6 +5,8 @@ import { intentViewSchema } from './uploadChannels';
 export const uploadEvents = {
   /** A step of an upload: preparing (validate, build), compressing, creating the intent, uploading bytes. */
   'upload.progress': z.object({
+    /** The workspace being uploaded, so a screen can show progress before upload.start answers. */
+    workspaceId: z.string(),
     uploadId: z.string(),
     part: z.number().int().nonnegative(),
     parts: z.number().int().positive(),

@@ -40,11 +40,12 @@ export class UploadEngine {
       ctx,
       (intent) => this.follower.follow(intent),
       (group, part, stage, done, total) =>
-        this.progress(group.id, part, group.parts.length, stage, done, total),
+        this.progress(group.workspaceId, group.id, part, group.parts.length, stage, done, total),
     );
   }
 
   private progress(
+    workspaceId: string,
     uploadId: string,
     part: number,
     parts: number,
@@ -52,7 +53,7 @@ export class UploadEngine {
     done: number,
     total: number | null,
   ): void {
-    this.ctx.events.emit('upload.progress', { uploadId, part, parts, stage, done, total });
+    this.ctx.events.emit('upload.progress', { workspaceId, uploadId, part, parts, stage, done, total });
     this.ctx.events.emit('job.progress', { jobId: uploadId, kind: 'upload', stage, done, total });
   }
 
@@ -180,19 +181,20 @@ export class UploadEngine {
     validated: ValidatedWorkspace,
     rows: readonly ReadyRow[],
     corrects: string | null,
+    id: string,
   ): Promise<LedgerGroup> {
     const env = await this.environmentKey();
-    const id = randomUUID();
+    const workspaceId = validated.workspace.id;
     const donations = rows.map((r) => r.donation);
     const plan = await planParts(donations, this.ctx.limits);
     const parts: LedgerPart[] = [];
     await mkdir(join(this.ctx.ledger.dir, 'files'), { recursive: true });
     for (const [index, slice] of plan.entries()) {
-      this.progress(id, index, plan.length, 'building', slice.start, donations.length);
+      this.progress(workspaceId, id, index, plan.length, 'building', slice.start, donations.length);
       const partRows = rows.slice(slice.start, slice.end);
       const partDonations = donations.slice(slice.start, slice.end);
       const compressed = await gzipBulkFile(partDonations, (done, total) =>
-        this.progress(id, index, plan.length, 'compressing', done, total),
+        this.progress(workspaceId, id, index, plan.length, 'compressing', done, total),
       );
       const file = join('files', `${id}-${index}.json.gz`);
       await writeFileAtomic(join(this.ctx.ledger.dir, file), compressed.gz);
@@ -265,13 +267,15 @@ export class UploadEngine {
 
   start(input: ChannelInput<'upload.start'>): Promise<ChannelResponse<'upload.start'>> {
     return this.serialStart(async () => {
+      // The upload's id exists from the first progress event, so the renderer can follow it throughout.
+      const uploadId = randomUUID();
       const validated = await validateWorkspace(
         await this.ctx.workspaces.read(input.workspaceId),
         undefined,
-        (done, total) => this.progress(input.workspaceId, 0, 1, 'validating', done, total),
+        (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
       const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
-      const group = await this.record(validated, rows, null);
+      const group = await this.record(validated, rows, null, uploadId);
       const problems = await this.sendGroup(group);
       return { uploadId: group.id, upload: this.view(group.id), problems };
     });
@@ -309,7 +313,7 @@ export class UploadEngine {
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
       const rows = this.admit(validated, input.skipInvalid, undefined);
-      const corrected = await this.record(validated, rows, failed.serviceId);
+      const corrected = await this.record(validated, rows, failed.serviceId, randomUUID());
       await saveIntent(this.ctx, failed, {
         correctedByUpload: corrected.id,
         note: `corrected by upload ${corrected.id}`,
