@@ -13,6 +13,7 @@ import { TemplateStore } from './templates/templateStore';
 import { createUploadServices } from './upload';
 import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
+import { createReconcileServices } from './reconcile';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -85,6 +86,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const fetchOption = options.fetchImpl ? { fetchImpl: options.fetchImpl } : {};
   const search = createSearchServices({ environments, ...fetchOption });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
+  const reconcile = createReconcileServices({
+    dataDir: platform.dataDir,
+    environments,
+    events,
+    ...fetchOption,
+  });
 
   const services: Services = {
     'app.info': async () => ({
@@ -152,6 +159,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     ...upload.handlers,
     ...search.handlers,
     ...locations.handlers,
+    ...reconcile.handlers,
   };
   upload.resume();
 

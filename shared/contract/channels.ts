@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { environmentIdSchema } from './environment';
 import { mappingTemplateSchema } from '../mapping/template';
 import { uploadChannels } from './uploadChannels';
+import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
 import {
@@ -208,6 +209,7 @@ export const channels = {
     response: z.array(savedTemplateSchema),
   },
   ...uploadChannels,
+  ...reconcileChannels,
   ...searchChannels,
   ...locationChannels,
 } as const;

@@ -1,0 +1,54 @@
+import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import { DeskFailure } from '../../../shared/result';
+import type { ServiceClient } from '../api/serviceClient';
+
+export interface ListQuery {
+  bulkId?: string;
+  status?: string;
+  /** Requested page size; the service caps it (250 in the emulator) and may truncate further. */
+  pageSize: number;
+}
+
+export interface ListOptions {
+  signal?: AbortSignal;
+  /** After each page: the donations of that page, how many distinct ones so far, pages so far. */
+  onPage?(donations: DonationResource[], distinct: number, pages: number): Promise<void> | void;
+}
+
+/**
+ * Every donation matching the query, following links.next until the range is no longer truncated.
+ * The cursors point at positions in the service's order, so this misses none; an id that comes back
+ * on a later page (a page boundary seen twice) keeps its latest answer and is counted once. Stops
+ * between pages when the signal fires, with code CANCELLED; what was read until then has already
+ * been handed to onPage.
+ */
+export async function listDonations(
+  client: ServiceClient,
+  query: ListQuery,
+  options: ListOptions = {},
+): Promise<{ donations: DonationResource[]; pages: number }> {
+  const byId = new Map<string, DonationResource>();
+  const first: Record<string, string> = { 'page[size]': String(query.pageSize) };
+  if (query.bulkId) first['filter[bulk]'] = query.bulkId;
+  if (query.status) first['filter[status]'] = query.status;
+  const visited = new Set<string>();
+  let request: { first: Record<string, string> } | { next: string } = { first };
+  let pages = 0;
+  for (;;) {
+    if (options.signal?.aborted) throw new DeskFailure('CANCELLED', 'Listing donations was cancelled.');
+    const { page, next } = await client.donationPage(request);
+    pages++;
+    for (const d of page.data) {
+      byId.set(d.id, d);
+    }
+    await options.onPage?.(page.data, byId.size, pages);
+    if (!next) break;
+    // A cursor that leads back to a page already read would loop forever.
+    if (visited.has(next)) {
+      throw new DeskFailure('BAD_RESPONSE', 'The donation list (GET /donations) sent the same page twice.');
+    }
+    visited.add(next);
+    request = { next };
+  }
+  return { donations: [...byId.values()], pages };
+}

@@ -1,0 +1,117 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { donationResourceSchema, type DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import { donationRowSchema, historyEntrySchema } from '../../../shared/contract/reconcileChannels';
+import { DeskFailure } from '../../../shared/result';
+import { writeFileAtomic } from '../storage/atomicFile';
+
+export type DonationRowLink = z.infer<typeof donationRowSchema>;
+
+const storedDonationSchema = z.object({
+  resource: donationResourceSchema,
+  history: z.array(historyEntrySchema),
+  row: donationRowSchema.nullable(),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+});
+export type StoredDonation = z.infer<typeof storedDonationSchema>;
+
+const storeFileSchema = z.object({
+  version: z.literal(1),
+  lastRefreshAt: z.string().nullable(),
+  donations: z.array(storedDonationSchema),
+});
+
+export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
+
+/**
+ * What this app has seen of each donation: the last answer from the service, every state it was
+ * seen in (with when it was first seen so), and the workspace row it came from. One JSON file per
+ * environment, rewritten atomically, so a crash leaves the previous whole picture.
+ */
+export class DonationStore {
+  private readonly donations = new Map<string, StoredDonation>();
+  private lastRefresh: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly path: string) {}
+
+  static async open(path: string): Promise<DonationStore> {
+    const store = new DonationStore(path);
+    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      throw e;
+    });
+    if (text !== null) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      const parsed = storeFileSchema.safeParse(json);
+      if (!parsed.success) {
+        // Refuse rather than overwrite: the file may hold the only record of states seen earlier.
+        throw new DeskFailure(
+          'STORE_UNREADABLE',
+          `The donation store ${path} could not be read. It was left untouched; move it aside to start afresh.`,
+        );
+      }
+      store.lastRefresh = parsed.data.lastRefreshAt;
+      for (const d of parsed.data.donations) store.donations.set(d.resource.id, d);
+    }
+    return store;
+  }
+
+  get(id: string): StoredDonation | undefined {
+    return this.donations.get(id);
+  }
+
+  all(): StoredDonation[] {
+    return [...this.donations.values()];
+  }
+
+  lastRefreshAt(): string | null {
+    return this.lastRefresh;
+  }
+
+  /**
+   * Records one answer from the service. A state not seen before is added to the history; going
+   * back (a failed payment returns to INITIATED) is a new entry too, since the history is what was seen.
+   */
+  record(resource: DonationResource, row: DonationRowLink | null, at: string): StoredDonation {
+    const before = this.donations.get(resource.id);
+    const state = resource.attributes.state.processingStatus;
+    const statusLastUpdated = resource.attributes.state.statusLastUpdated ?? null;
+    const history = before?.history ?? [];
+    const last = history.at(-1);
+    const nextHistory =
+      last?.state === state ? history : [...history, { state, seenAt: at, statusLastUpdated }];
+    const stored: StoredDonation = {
+      resource,
+      history: nextHistory,
+      row: row ?? before?.row ?? null,
+      firstSeenAt: before?.firstSeenAt ?? at,
+      lastSeenAt: at,
+    };
+    this.donations.set(resource.id, stored);
+    return stored;
+  }
+
+  markRefreshed(at: string): void {
+    this.lastRefresh = at;
+  }
+
+  /** Durable once resolved; saves are queued so two never interleave. */
+  save(): Promise<void> {
+    const run = async (): Promise<void> => {
+      await mkdir(dirname(this.path), { recursive: true });
+      const file = { version: 1, lastRefreshAt: this.lastRefresh, donations: this.all() };
+      await writeFileAtomic(this.path, JSON.stringify(file));
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

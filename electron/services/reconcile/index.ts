@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
+import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
+import { DeskFailure } from '../../../shared/result';
+import { ServiceClient, type RetryOptions } from '../api/serviceClient';
+import type { Environments } from '../environments';
+import type { EventBus } from '../eventBus';
+import { DonationStore, FINAL_DONATION_STATES } from './donationStore';
+import { listDonations } from './donationLister';
+import { readLedgerView, type LedgerView } from './ledgerView';
+import { RowMatcher } from './rowMatcher';
+import { donationView, statusTotals, uploadControls } from './views';
+
+type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
+
+export interface ReconcileServices {
+  handlers: { [C in ReconcileChannel]: Handler<C> };
+}
+
+export interface ReconcileDeps {
+  dataDir: string;
+  environments: Environments;
+  events: EventBus;
+  fetchImpl?: typeof fetch;
+  retry?: Partial<RetryOptions>;
+  now?: () => number;
+}
+
+/** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
+const DEFAULT_PAGE_SIZE = 250;
+
+type ListResult = ChannelResponse<'donations.list'>;
+
+/**
+ * Reconciliation: the donations the uploads created, read page by page from the service, tied back
+ * to their workspace rows, kept with the states seen over time, and totalled per status and per upload.
+ */
+export function createReconcileServices(deps: ReconcileDeps): ReconcileServices {
+  const now = deps.now ?? Date.now;
+  const client = new ServiceClient(() => deps.environments.resolve(), {
+    ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}),
+    ...(deps.retry ? { retry: deps.retry } : {}),
+  });
+  const ledgerDir = join(deps.dataDir, 'uploads');
+  const stores = new Map<string, Promise<DonationStore>>();
+  const running = new Map<string, AbortController>();
+
+  const storeFor = (environment: string): Promise<DonationStore> => {
+    let store = stores.get(environment);
+    if (!store) {
+      store = DonationStore.open(join(deps.dataDir, 'reconcile', `donations-${environment}.json`));
+      store.catch(() => stores.delete(environment));
+      stores.set(environment, store);
+    }
+    return store;
+  };
+
+  /** Reads the given bulks (or, with null, every donation of the account) into the store, as one job. */
+  const fetchInto = async (
+    store: DonationStore,
+    ledger: LedgerView,
+    bulkIds: Array<string | undefined>,
+    options: { status?: string; jobId?: string; pageSize?: number },
+  ): Promise<number> => {
+    const jobId = options.jobId ?? randomUUID();
+    if (running.has(jobId))
+      throw new DeskFailure('BUSY', `A listing with job id ${jobId} is already running.`);
+    const controller = new AbortController();
+    running.set(jobId, controller);
+    const matcher = new RowMatcher(ledger);
+    for (const d of store.all()) {
+      const bulkId = d.resource.attributes.bulkId;
+      if (d.row && bulkId) matcher.claim(bulkId, d.row.rowKey);
+    }
+    deps.events.emit('job.status', { jobId, kind: 'donations', status: 'running' });
+    let pages = 0;
+    let read = 0;
+    try {
+      for (const [index, bulkId] of bulkIds.entries()) {
+        await listDonations(
+          client,
+          {
+            ...(bulkId ? { bulkId } : {}),
+            ...(options.status ? { status: options.status } : {}),
+            pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+          },
+          {
+            signal: controller.signal,
+            onPage: async (page) => {
+              const at = new Date(now()).toISOString();
+              for (const resource of page) {
+                const known = store.get(resource.id);
+                store.record(resource, known?.row ?? matcher.match(resource), at);
+              }
+              read += page.length;
+              pages++;
+              // Saved page by page: a cancel or a failure keeps what was read.
+              await store.save();
+              deps.events.emit('job.progress', {
+                jobId,
+                kind: 'donations',
+                stage: bulkIds.length > 1 ? `bulk ${index + 1} of ${bulkIds.length}` : 'listing',
+                done: read,
+                total: null,
+                message: `${read} donation(s) read, page ${pages}`,
+              });
+            },
+          },
+        );
+      }
+      store.markRefreshed(new Date(now()).toISOString());
+      await store.save();
+      deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
+      return pages;
+    } catch (e) {
+      const cancelled = e instanceof DeskFailure && e.code === 'CANCELLED';
+      deps.events.emit('job.status', {
+        jobId,
+        kind: 'donations',
+        status: cancelled ? 'cancelled' : 'failed',
+        message: e instanceof Error ? e.message : String(e),
+      });
+      throw e;
+    } finally {
+      running.delete(jobId);
+    }
+  };
+
+  const context = async (): Promise<{ environment: string; store: DonationStore; ledger: LedgerView }> => {
+    const environment = (await deps.environments.describe()).id;
+    const [store, ledger] = await Promise.all([storeFor(environment), readLedgerView(ledgerDir)]);
+    return { environment, store, ledger };
+  };
+
+  const ledgerBulkIds = (ledger: LedgerView, environment: string): string[] =>
+    ledger.bulks.filter((b) => b.group.environment === environment).map((b) => b.bulkId);
+
+  const listing = (
+    store: DonationStore,
+    filter: { bulkIds: string[] | null; status?: string },
+    pages: number,
+  ): ListResult => {
+    const bulkSet = filter.bulkIds ? new Set(filter.bulkIds) : null;
+    const donations = store
+      .all()
+      .filter((d) => !bulkSet || bulkSet.has(d.resource.attributes.bulkId ?? ''))
+      .filter((d) => !filter.status || d.resource.attributes.state.processingStatus === filter.status)
+      .map(donationView);
+    return { donations, lastRefreshAt: store.lastRefreshAt(), pages };
+  };
+
+  const list = async (input: ChannelInput<'donations.list'>): Promise<ListResult> => {
+    const { environment, store, ledger } = await context();
+    // An empty list asks for every donation of the account (no bulk filter); absent means the ledger's.
+    const bulkIds = input.bulkIds ?? ledgerBulkIds(ledger, environment);
+    const everything = input.bulkIds !== undefined && input.bulkIds.length === 0;
+    const filter = {
+      bulkIds: everything ? null : bulkIds,
+      ...(input.status ? { status: input.status } : {}),
+    };
+    if (input.cached) return listing(store, filter, 0);
+    const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.jobId ? { jobId: input.jobId } : {}),
+      ...(input.pageSize ? { pageSize: input.pageSize } : {}),
+    });
+    return listing(store, filter, pages);
+  };
+
+  const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
+    const { environment, store, ledger } = await context();
+    const listed = new Set(store.all().map((d) => d.resource.attributes.bulkId ?? ''));
+    const open = new Set<string>();
+    for (const d of store.all()) {
+      const bulkId = d.resource.attributes.bulkId;
+      if (bulkId && !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus))
+        open.add(bulkId);
+    }
+    // Bulks never listed may have been processed since: their donations are open by definition.
+    for (const bulkId of ledgerBulkIds(ledger, environment)) if (!listed.has(bulkId)) open.add(bulkId);
+    const bulkIds = [...open];
+    const pages = await fetchInto(store, ledger, bulkIds, {
+      ...(input.jobId ? { jobId: input.jobId } : {}),
+      ...(input.pageSize ? { pageSize: input.pageSize } : {}),
+    });
+    // The store holds only this environment's donations: all of them are the answer.
+    return listing(store, { bulkIds: null }, pages);
+  };
+
+  return {
+    handlers: {
+      'donations.list': (input) => list(input),
+      'donations.refresh': (input) => refresh(input),
+      'donations.cancel': ({ jobId }) => {
+        const controller = running.get(jobId);
+        controller?.abort();
+        return { cancelled: controller !== undefined };
+      },
+      'donations.summary': async () => {
+        const { environment, store, ledger } = await context();
+        const donations = store.all();
+        return {
+          byStatus: statusTotals(donations),
+          uploads: uploadControls(ledger, environment, donations),
+          lastRefreshAt: store.lastRefreshAt(),
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { DonationView, UploadControl } from '../../../shared/contract/reconcileChannels';
+import type { StoredDonation } from './donationStore';
+import type { LedgerView } from './ledgerView';
+
+/** A stored donation as the screens and the CLI see it: flat, every optional part spelled out. */
+export function donationView(stored: StoredDonation): DonationView {
+  const a = stored.resource.attributes;
+  return {
+    id: stored.resource.id,
+    recipientId: a.destination.recipientId,
+    foundationId: a.destination.foundationId ?? null,
+    amount: a.funds.amount,
+    currencyCode: a.funds.currencyCode,
+    donorName: a.donor?.fullName ?? null,
+    state: a.state.processingStatus,
+    statusLastUpdated: a.state.statusLastUpdated ?? null,
+    payablePaymentType: a.payable?.paymentType ?? null,
+    receiptId: a.funds.receiptId ?? null,
+    metadata: a.metadata ?? {},
+    bulkId: a.bulkId ?? null,
+    row: stored.row,
+    errors: (a.state.errors ?? []).map((e) => ({
+      status: e.status ?? '',
+      code: e.code ?? '',
+      title: e.title ?? '',
+      detail: e.detail ?? '',
+      pointer: e.source?.pointer ?? '',
+    })),
+    history: stored.history,
+    lastSeenAt: stored.lastSeenAt,
+  };
+}
+
+type Money = { currencyCode: string; count: number; amount: number };
+
+function add(totals: Map<string, Money>, currencyCode: string, count: number, amount: number): void {
+  const t = totals.get(currencyCode) ?? { currencyCode, count: 0, amount: 0 };
+  t.count += count;
+  t.amount += amount;
+  totals.set(currencyCode, t);
+}
+
+const sorted = (m: Map<string, Money>): Money[] =>
+  [...m.values()].sort((x, y) => x.currencyCode.localeCompare(y.currencyCode));
+
+/** Totals per status and currency, in minor units. */
+export function statusTotals(
+  donations: StoredDonation[],
+): Array<{ status: DonationView['state']; currencyCode: string; count: number; amount: number }> {
+  const totals = new Map<
+    string,
+    { status: DonationView['state']; currencyCode: string; count: number; amount: number }
+  >();
+  for (const d of donations) {
+    const a = d.resource.attributes;
+    const key = `${a.state.processingStatus} ${a.funds.currencyCode}`;
+    const t = totals.get(key) ?? {
+      status: a.state.processingStatus,
+      currencyCode: a.funds.currencyCode,
+      count: 0,
+      amount: 0,
+    };
+    t.count++;
+    t.amount += a.funds.amount;
+    totals.set(key, t);
+  }
+  return [...totals.values()].sort(
+    (x, y) => x.status.localeCompare(y.status) || x.currencyCode.localeCompare(y.currencyCode),
+  );
+}
+
+/**
+ * Control totals per upload: what the ledger says was taken (rows of processed parts) against what
+ * the donations say happened to it (accepted, declined, still pending), per currency to the minor unit.
+ */
+export function uploadControls(
+  ledger: LedgerView,
+  environment: string,
+  donations: StoredDonation[],
+): UploadControl[] {
+  const byBulk = new Map<string, StoredDonation[]>();
+  for (const d of donations) {
+    const bulkId = d.resource.attributes.bulkId;
+    if (!bulkId) continue;
+    const list = byBulk.get(bulkId) ?? [];
+    list.push(d);
+    byBulk.set(bulkId, list);
+  }
+  const controls: UploadControl[] = [];
+  for (const group of ledger.groups) {
+    if (group.environment !== environment) continue;
+    const bulks = ledger.bulks.filter((b) => b.group.id === group.id);
+    const submitted = new Map<string, Money>();
+    const accepted = new Map<string, Money>();
+    const declined = new Map<string, Money>();
+    const pending = new Map<string, Money>();
+    const notes: string[] = [];
+    const bulkIds: string[] = [];
+    for (const bulk of bulks) {
+      const part = group.parts[bulk.intent.part];
+      const processed = bulk.intent.state === 'PROCESSED';
+      const partial = bulk.intent.state === 'ERROR' && (bulk.intent.donationRowKeys?.length ?? 0) > 0;
+      if (!processed && !partial) continue;
+      bulkIds.push(bulk.bulkId);
+      if (processed && part) for (const t of part.totals) add(submitted, t.currencyCode, t.count, t.amount);
+      if (partial) {
+        notes.push(
+          `Part ${bulk.intent.part + 1} ended in ERROR after creating ${bulk.intent.donationRowKeys?.length ?? 0} donation(s); the ledger has no totals for just those rows.`,
+        );
+      }
+      for (const d of byBulk.get(bulk.bulkId) ?? []) {
+        const a = d.resource.attributes;
+        const status = a.state.processingStatus;
+        const target = status === 'DECLINED' ? declined : status === 'ACCEPTED' ? pending : accepted;
+        add(target, a.funds.currencyCode, 1, a.funds.amount);
+      }
+    }
+    if (bulkIds.length === 0) continue;
+    const currencies = new Set([
+      ...submitted.keys(),
+      ...accepted.keys(),
+      ...declined.keys(),
+      ...pending.keys(),
+    ]);
+    for (const c of [...currencies].sort()) {
+      const s = submitted.get(c) ?? { currencyCode: c, count: 0, amount: 0 };
+      const parts = [accepted.get(c), declined.get(c), pending.get(c)];
+      const count = parts.reduce((n, t) => n + (t?.count ?? 0), 0);
+      const amount = parts.reduce((n, t) => n + (t?.amount ?? 0), 0);
+      if (count !== s.count || amount !== s.amount) {
+        notes.push(
+          `${c}: ${s.count} submitted for ${s.amount} (minor units), but ${count} donation(s) for ${amount} were found. List the donations again; if it stays, ask the service.`,
+        );
+      }
+    }
+    controls.push({
+      uploadId: group.id,
+      workspaceId: group.workspaceId,
+      workspaceName: group.workspaceName,
+      createdAt: group.createdAt,
+      bulkIds,
+      submitted: sorted(submitted),
+      accepted: sorted(accepted),
+      declined: sorted(declined),
+      pending: sorted(pending),
+      reconciled: notes.length === 0,
+      notes,
+    });
+  }
+  return controls;
+}

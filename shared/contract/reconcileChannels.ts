@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+export const donationStatusSchema = z.enum([
+  'ACCEPTED',
+  'INITIATED',
+  'IN_PROGRESS',
+  'PAID',
+  'CLEARED',
+  'DECLINED',
+]);
+export type DonationStatus = z.infer<typeof donationStatusSchema>;
+
+const bulkId = z.string().min(1).max(200);
+const jobId = z.string().min(1).max(100);
+
+/** One `state.errors` entry of a declined donation, every part spelled out (empty when the service left it out). */
+export const donationErrorSchema = z.object({
+  status: z.string(),
+  code: z.string(),
+  title: z.string(),
+  detail: z.string(),
+  /** The JSON pointer as sent, e.g. /data/attributes/destination/recipientId. */
+  pointer: z.string(),
+});
+
+export const historyEntrySchema = z.object({
+  state: donationStatusSchema,
+  /** When this app first saw the donation in this state (local clock, ISO). */
+  seenAt: z.string(),
+  /** The service's statusLastUpdated at that time, when it gave one. */
+  statusLastUpdated: z.string().nullable(),
+});
+
+export const donationRowSchema = z.object({
+  workspaceId: z.string(),
+  rowKey: z.number().int(),
+  /** The source spreadsheet's row number; null for rows added in the app. */
+  rowNumber: z.number().int().nullable(),
+  /** How the donation was tied to the row: the reference metadata pair (certain) or content fingerprint. */
+  method: z.enum(['reference', 'fingerprint']),
+});
+
+export const donationViewSchema = z.object({
+  id: z.string(),
+  recipientId: z.string(),
+  foundationId: z.string().nullable(),
+  /** Minor units of currencyCode. */
+  amount: z.number().int(),
+  currencyCode: z.string(),
+  donorName: z.string().nullable(),
+  state: donationStatusSchema,
+  statusLastUpdated: z.string().nullable(),
+  payablePaymentType: z.string().nullable(),
+  receiptId: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  bulkId: z.string().nullable(),
+  row: donationRowSchema.nullable(),
+  errors: z.array(donationErrorSchema),
+  history: z.array(historyEntrySchema),
+  /** Last time the service was asked about this donation (local clock, ISO). */
+  lastSeenAt: z.string(),
+});
+export type DonationView = z.infer<typeof donationViewSchema>;
+
+export const donationListSchema = z.object({
+  donations: z.array(donationViewSchema),
+  /** When the service was last asked about the listed bulks; null when the list came from the store only. */
+  lastRefreshAt: z.string().nullable(),
+  /** Pages read from the service by this call (0 when served from the store). */
+  pages: z.number().int().nonnegative(),
+});
+
+export const statusTotalSchema = z.object({
+  status: donationStatusSchema,
+  currencyCode: z.string(),
+  count: z.number().int().nonnegative(),
+  amount: z.number().int(),
+});
+
+const moneyTotalSchema = z.object({
+  currencyCode: z.string(),
+  count: z.number().int().nonnegative(),
+  amount: z.number().int(),
+});
+
+export const uploadControlSchema = z.object({
+  uploadId: z.string(),
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  createdAt: z.string(),
+  /** Service ids of the upload's bulks that created donations. */
+  bulkIds: z.array(z.string()),
+  /** Rows of processed parts, per currency, from the ledger (what was sent and taken). */
+  submitted: z.array(moneyTotalSchema),
+  /** Donations past ACCEPTED that were not declined (INITIATED and later). */
+  accepted: z.array(moneyTotalSchema),
+  declined: z.array(moneyTotalSchema),
+  /** Still ACCEPTED: the service has not decided yet. */
+  pending: z.array(moneyTotalSchema),
+  /** submitted = accepted + declined + pending in count and minor units, for every currency. */
+  reconciled: z.boolean(),
+  /** Why it does not reconcile, in plain words; empty when it does. */
+  notes: z.array(z.string()),
+});
+export type UploadControl = z.infer<typeof uploadControlSchema>;
+
+const listRequest = z
+  .object({
+    /** Default: every bulk in the ledger for the current environment. */
+    bulkIds: z.array(bulkId).max(10_000).optional(),
+    status: donationStatusSchema.optional(),
+    /** Chosen by the caller so it can cancel with donations.cancel and match job.progress events. */
+    jobId: jobId.optional(),
+    /** Return what the store holds without asking the service. */
+    cached: z.boolean().optional(),
+    /** Requested page size (the service may return fewer). */
+    pageSize: z.number().int().min(1).max(1000).optional(),
+  })
+  .strict();
+
+/**
+ * Channels of reconciliation: the donations of the uploads, their states over time and the control
+ * totals. Spread into `channels` in channels.ts.
+ */
+export const reconcileChannels = {
+  /** Reads every page of the bulks' donations from the service (unless cached), stores them, returns them. */
+  'donations.list': { request: listRequest, response: donationListSchema },
+  /** Asks the service again about the bulks that still have donations not CLEARED or DECLINED. */
+  'donations.refresh': {
+    request: z
+      .object({ jobId: jobId.optional(), pageSize: z.number().int().min(1).max(1000).optional() })
+      .strict(),
+    response: donationListSchema,
+  },
+  /** Stops a running donations.list or donations.refresh after the page in flight. */
+  'donations.cancel': {
+    request: z.object({ jobId }).strict(),
+    response: z.object({ cancelled: z.boolean() }),
+  },
+  /** Totals of the stored donations per status and currency, and control totals per upload. */
+  'donations.summary': {
+    request: z.object({}).strict(),
+    response: z.object({
+      byStatus: z.array(statusTotalSchema),
+      uploads: z.array(uploadControlSchema),
+      lastRefreshAt: z.string().nullable(),
+    }),
+  },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventName, EventPayload } from '../../../shared/contract';
+import {
+  expectFailure,
+  openDesk,
+  startSandbox,
+  uploadGifts,
+  type Desk,
+  type GiftRow,
+  type Sandbox,
+} from './harness';
+
+const LIFE = ['ACCEPTED', 'INITIATED', 'IN_PROGRESS', 'PAID', 'CLEARED'];
+
+let s: Sandbox;
+let desk: Desk;
+let gifts: GiftRow[];
+let bulkId: string;
+
+beforeAll(async () => {
+  s = await startSandbox();
+  desk = await openDesk(s);
+  gifts = Array.from({ length: 57 }, (_, i) => ({
+    recipient: s.good[i % s.good.length] as string,
+    amount: `${10 + i}.${String(i % 100).padStart(2, '0')}`,
+    currency: i % 4 === 0 ? 'EUR' : 'USD',
+  }));
+  // Rows the service takes into the bulk and declines later, each for its own reason.
+  gifts[5] = { recipient: s.unknownCause, amount: '5.00', currency: 'USD' };
+  gifts[17] = { recipient: s.unknownCause, amount: '7.25', currency: 'EUR' };
+  gifts[30] = { recipient: s.notInGoodStanding[0] as string, amount: '9.99', currency: 'USD' };
+  bulkId = await uploadGifts(s, desk, gifts);
+}, 60_000);
+
+afterAll(async () => {
+  await desk.runtime.close();
+  await s.close();
+});
+
+describe('donations of an upload', () => {
+  it('reads every page of a small page size, each donation once, tied to its workspace row', async () => {
+    const progress: Array<EventPayload<'job.progress'>> = [];
+    const stop = desk.runtime.events.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+      if (name === 'job.progress') progress.push(payload as EventPayload<'job.progress'>);
+    });
+    const listed = await desk.call('donations.list', { pageSize: 4, jobId: 'first-list' });
+    stop();
+    expect(listed.pages).toBe(Math.ceil(57 / 4));
+    expect(listed.donations).toHaveLength(57);
+    expect(new Set(listed.donations.map((d) => d.id)).size).toBe(57);
+    expect(progress.map((p) => p.done)).toEqual(
+      Array.from({ length: listed.pages }, (_, i) => Math.min(57, (i + 1) * 4)),
+    );
+    expect(progress.every((p) => p.jobId === 'first-list' && p.kind === 'donations')).toBe(true);
+    // Each row key (1..57) exactly once, with its spreadsheet row number and its own amount.
+    const byKey = new Map(listed.donations.map((d) => [d.row?.rowKey, d]));
+    for (let key = 1; key <= 57; key++) {
+      const d = byKey.get(key);
+      const gift = gifts[key - 1] as GiftRow;
+      expect(d?.row).toMatchObject({ rowKey: key, rowNumber: key + 1, method: 'reference' });
+      expect(d?.amount).toBe(Math.round(Number(gift.amount) * 100));
+      expect(d?.currencyCode).toBe(gift.currency);
+      expect(d?.recipientId).toBe(gift.recipient);
+      expect(d?.bulkId).toBe(bulkId);
+      expect(d?.state).toBe('ACCEPTED');
+      expect(d?.history.map((h) => h.state)).toEqual(['ACCEPTED']);
+    }
+  });
+
+  it('follows every donation through each state to CLEARED or DECLINED with the clock advanced', async () => {
+    // Every state lasts at least two virtual minutes, so refreshing every two minutes sees each one.
+    let open = 57;
+    let rounds = 0;
+    let last = await desk.call('donations.list', { cached: true });
+    while (open > 0 && rounds < 400) {
+      await s.emu.advance(120);
+      last = await desk.call('donations.refresh', { pageSize: 25 });
+      open = last.donations.filter((d) => d.state !== 'CLEARED' && d.state !== 'DECLINED').length;
+      rounds++;
+    }
+    expect(open).toBe(0);
+    expect(last.donations).toHaveLength(57);
+    const declined = last.donations.filter((d) => d.state === 'DECLINED');
+    expect(declined.map((d) => d.row?.rowKey).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([6, 18, 31]);
+    for (const d of declined) {
+      expect(d.history.map((h) => h.state)).toEqual(['ACCEPTED', 'DECLINED']);
+      expect(d.errors).toHaveLength(1);
+      expect(d.errors[0]?.pointer).toBe('/data/attributes/destination/recipientId');
+      expect(d.errors[0]?.code).toBe(
+        d.row?.rowKey === 31 ? 'CAUSE_NOT_IN_GOOD_STANDING' : 'RECIPIENT_NOT_FOUND',
+      );
+      expect(d.errors[0]?.title).not.toBe('');
+    }
+    for (const d of last.donations.filter((x) => x.state === 'CLEARED')) {
+      const states = d.history.map((h) => h.state);
+      // A failed payment goes back from PAID to INITIATED and round again before it clears.
+      const retried = [
+        'ACCEPTED',
+        'INITIATED',
+        'IN_PROGRESS',
+        'PAID',
+        'INITIATED',
+        'IN_PROGRESS',
+        'PAID',
+        'CLEARED',
+      ];
+      expect([LIFE, retried]).toContainEqual(states);
+      expect(d.payablePaymentType).toMatch(/^(CHEQUE|EFT|PAYPAL)$/);
+      const seen = d.history.map((h) => h.seenAt);
+      expect([...seen].sort()).toEqual(seen);
+    }
+  }, 60_000);
+
+  it('filters by status and totals per status, currency and upload to the minor unit', async () => {
+    const declined = await desk.call('donations.list', { status: 'DECLINED', pageSize: 2 });
+    expect(declined.donations.map((d) => d.state)).toEqual(['DECLINED', 'DECLINED', 'DECLINED']);
+    expect(declined.pages).toBe(2);
+
+    const summary = await desk.call('donations.summary', {});
+    const minor = (g: GiftRow): number => Math.round(Number(g.amount) * 100);
+    const expected = new Map<string, { count: number; amount: number }>();
+    gifts.forEach((g, i) => {
+      const status = [5, 17, 30].includes(i) ? 'DECLINED' : 'CLEARED';
+      const key = `${status} ${g.currency}`;
+      const t = expected.get(key) ?? { count: 0, amount: 0 };
+      t.count++;
+      t.amount += minor(g);
+      expected.set(key, t);
+    });
+    expect(
+      new Map(
+        summary.byStatus.map((t) => [`${t.status} ${t.currencyCode}`, { count: t.count, amount: t.amount }]),
+      ),
+    ).toEqual(expected);
+    expect(summary.uploads).toHaveLength(1);
+    const upload = summary.uploads[0];
+    expect(upload?.reconciled).toBe(true);
+    expect(upload?.notes).toEqual([]);
+    const usd = gifts.filter((g) => g.currency === 'USD');
+    expect(upload?.submitted.find((t) => t.currencyCode === 'USD')).toEqual({
+      currencyCode: 'USD',
+      count: usd.length,
+      amount: usd.reduce((n, g) => n + minor(g), 0),
+    });
+    expect(upload?.declined.find((t) => t.currencyCode === 'EUR')).toEqual({
+      currencyCode: 'EUR',
+      count: 1,
+      amount: 725,
+    });
+    expect(upload?.pending).toEqual([]);
+  });
+
+  it('stops between pages when cancelled and keeps what it read', async () => {
+    let cancelled: Promise<unknown> | null = null;
+    const statuses: string[] = [];
+    const stop = desk.runtime.events.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+      if (name === 'job.progress' && !cancelled) {
+        cancelled = desk.call('donations.cancel', { jobId: 'to-cancel' });
+      }
+      if (name === 'job.status') statuses.push((payload as EventPayload<'job.status'>).status);
+    });
+    const failure = await expectFailure(desk.call('donations.list', { pageSize: 3, jobId: 'to-cancel' }));
+    stop();
+    expect(failure.code).toBe('CANCELLED');
+    expect(await cancelled).toEqual({ cancelled: true });
+    expect(statuses).toEqual(['running', 'cancelled']);
+    const cached = await desk.call('donations.list', { cached: true });
+    expect(cached.donations).toHaveLength(57);
+  });
+});

@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../../emulator/server';
+import { startDesk, type DeskRuntime } from '../../../electron/services';
+import {
+  dispatch,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelResponse,
+} from '../../../shared/contract';
+import { DeskFailure } from '../../../shared/result';
+
+export interface Sandbox {
+  emu: RunningEmulator;
+  dataDir: string;
+  good: string[];
+  notInGoodStanding: string[];
+  unknownCause: string;
+  close(): Promise<void>;
+}
+
+/** The emulator with its clock frozen: the test moves it, so every state can be watched in turn. */
+export async function startSandbox(): Promise<Sandbox> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dd-reconcile-'));
+  const emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 0, quiet: true });
+  const res = await fetch(`${emu.apiBaseUrl}/_emulator/info`);
+  const info = (await res.json()) as {
+    samples: {
+      causesInGoodStanding: Array<{ id: string }>;
+      causesNotInGoodStanding: string[];
+      unknownCause: string;
+    };
+  };
+  return {
+    emu,
+    dataDir,
+    good: info.samples.causesInGoodStanding.map((c) => c.id),
+    notInGoodStanding: info.samples.causesNotInGoodStanding,
+    unknownCause: info.samples.unknownCause,
+    close: async () => {
+      await emu.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Desk {
+  runtime: DeskRuntime;
+  call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelResponse<C>>;
+}
+
+export async function openDesk(s: Sandbox): Promise<Desk> {
+  const runtime = await startDesk(
+    {
+      mode: 'cli',
+      dataDir: s.dataDir,
+      appVersion: 'test',
+      assetsDir: s.dataDir,
+      secretBox: null,
+      openExternal: async () => undefined,
+      env: { DONATION_DESK_POLL_MIN_MS: '50', DONATION_DESK_POLL_MAX_MS: '200' },
+    },
+    { startOffline: async () => ({ ...s.emu, close: async () => undefined }) },
+  );
+  return {
+    runtime,
+    // Through dispatch, as the renderer calls: both sides are checked against the contract.
+    call: async (channel, input) => {
+      const result = await dispatch(runtime.services, channel, input, { transport: 'test' }, (_c, e) => {
+        throw e instanceof Error ? e : new Error(JSON.stringify(e));
+      });
+      if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
+      return result.value as ChannelResponse<typeof channel>;
+    },
+  };
+}
+
+export const HEADERS = ['Charity ID', 'Amount', 'Currency', 'Employee'];
+const MAPPING = {
+  template: {
+    columns: {
+      'Charity ID': 'recipientId',
+      Amount: 'amount',
+      Currency: 'currencyCode',
+      Employee: 'metadata.employee',
+    },
+    amountUnit: 'major',
+  },
+  numberStyle: 'dot-decimal',
+  reference: { enabled: true, key: 'ddRef' },
+};
+
+export interface GiftRow {
+  recipient: string;
+  /** Major units as typed, e.g. "12.34". */
+  amount: string;
+  currency: string;
+}
+
+/** A workspace of these gifts, uploaded and followed until its bulk is PROCESSED; returns the bulk id. */
+export async function uploadGifts(s: Sandbox, desk: Desk, gifts: GiftRow[], firstKey = 1): Promise<string> {
+  const meta = await desk.runtime.workspaces.create({
+    name: 'Month gifts',
+    source: {
+      fileName: 'gifts.xlsx',
+      format: 'xlsx',
+      sheet: 'Sheet1',
+      headerRow: 1,
+      headerRowCount: 1,
+      totalsRow: null,
+      skippedBlankRows: 0,
+      warnings: [],
+    },
+    headers: HEADERS,
+    rows: gifts.map((g, i) => ({
+      key: firstKey + i,
+      rowNumber: firstKey + i + 1,
+      cells: [g.recipient, g.amount, g.currency, `E${firstKey + i}`],
+    })),
+    mapping: MAPPING as Record<string, unknown>,
+  });
+  const started = await desk.call('upload.start', { workspaceId: meta.id });
+  const intent = started.upload.intents.find((i) => i.state !== 'abandoned');
+  if (!intent) throw new Error('no intent');
+  for (let step = 0; step < 30; step++) {
+    const view = await desk.call('upload.refresh', { intentId: intent.intentId });
+    if (view.state === 'PROCESSED' && view.donations !== null) return view.serviceId as string;
+    if (view.state === 'ERROR') throw new Error(`upload ended in ERROR: ${JSON.stringify(view.error)}`);
+    await s.emu.advance(60);
+  }
+  throw new Error('upload did not finish');
+}
+
+export async function expectFailure(promise: Promise<unknown>): Promise<DeskFailure> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof DeskFailure) return e;
+    throw e;
+  }
+  throw new Error('expected a DeskFailure');
+}
