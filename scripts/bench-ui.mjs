@@ -87,6 +87,12 @@ try {
   await page.keyboard.press('Control+A');
   await page.keyboard.type('12.345');
   const latencies = [];
+  const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
   for (const value of ['12.345', '12.34', '12.3456', '7']) {
     await page.keyboard.press('F2');
     await page.keyboard.press('Control+A');
@@ -115,6 +121,17 @@ try {
     );
     latencies.push(ms);
     await page.keyboard.press('ArrowUp');
+  }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map();
+    const dt = new Map();
+    profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+    for (const node of profile.nodes) {
+      const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0));
+    }
+    console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${(v / 1000).toFixed(1)} ms ${k}`).join('\n'));
   }
   const fmt = (s) => `${s.toFixed(2)} s`;
   console.log(`UI import of a ${rowCount.toLocaleString('en')}-row, 14-column xlsx (Chromium, browser mode)`);

@@ -230,6 +230,116 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
     setNotice({ severity: 'success', text: 'Corrected sheet exported.' });
   }
 
+  const actions = useRef({
+    jumpToError,
+    addRow,
+    deleteActiveRow,
+    exportBulkFile,
+    exportInvalid,
+    exportCorrected,
+    undo: model.undo,
+    redo: model.redo,
+  });
+  useEffect(() => {
+    actions.current = {
+      jumpToError,
+      addRow,
+      deleteActiveRow,
+      exportBulkFile,
+      exportInvalid,
+      exportCorrected,
+      undo: model.undo,
+      redo: model.redo,
+    };
+  });
+  // The toolbar re-renders only when what it shows changes, not on every edit: MUI controls are costly
+  // to render, and an edit must reach the screen within a frame. Handlers go through `actions`.
+  const { canUndo, canRedo, undoLabel, redoLabel } = model;
+  const hasActiveRow = !!activeRow;
+  const noInvalid = model.summary.counts.invalid === 0;
+  const toolbar = useMemo(
+    () => (
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        role="toolbar"
+        aria-label="Grid tools"
+        sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+      >
+        <FormControlLabel
+          control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
+          label="Only rows with errors"
+        />
+        <Tooltip title="Previous error (Shift+F8)">
+          <IconButton aria-label="Previous error" onClick={() => actions.current.jumpToError(-1)}>
+            <NavigateBefore />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Next error (F8)">
+          <IconButton aria-label="Next error" onClick={() => actions.current.jumpToError(1)}>
+            <NavigateNext />
+          </IconButton>
+        </Tooltip>
+        <Divider orientation="vertical" flexItem />
+        <Tooltip title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+          <span>
+            <IconButton aria-label="Undo" onClick={() => actions.current.undo()} disabled={!canUndo}>
+              <Undo />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Tooltip title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
+          <span>
+            <IconButton aria-label="Redo" onClick={() => actions.current.redo()} disabled={!canRedo}>
+              <Redo />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Divider orientation="vertical" flexItem />
+        <Button variant="outlined" size="small" onClick={() => setFindOpen(true)}>
+          Find and replace
+        </Button>
+        <Button variant="outlined" size="small" onClick={() => actions.current.addRow()}>
+          Add row
+        </Button>
+        <Button
+          variant="outlined"
+          size="small"
+          onClick={() => actions.current.deleteActiveRow()}
+          disabled={!hasActiveRow}
+        >
+          Delete row
+        </Button>
+        <Button variant="outlined" size="small" onClick={() => setEditingMapping(true)}>
+          Change mapping
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        <Button
+          size="small"
+          variant="outlined"
+          onClick={(e) => setExportMenu(e.currentTarget)}
+          aria-haspopup="menu"
+        >
+          Export
+        </Button>
+        <Button size="small" onClick={() => setUploadOpen(true)}>
+          {repairIntentId ? 'Send corrected rows' : 'Upload…'}
+        </Button>
+        <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
+          <MenuItem onClick={() => void actions.current.exportBulkFile()}>
+            Bulk file (.json.gz), exactly as it would be uploaded
+          </MenuItem>
+          <MenuItem onClick={() => void actions.current.exportInvalid()} disabled={noInvalid}>
+            Rows to fix (.xlsx, with an error column)
+          </MenuItem>
+          <MenuItem onClick={() => void actions.current.exportCorrected()}>Corrected sheet (.xlsx)</MenuItem>
+        </Menu>
+      </Stack>
+    ),
+    [onlyErrors, canUndo, canRedo, undoLabel, redoLabel, hasActiveRow, noInvalid, exportMenu, repairIntentId],
+  );
+
   if (editingMapping && model.mapping) {
     return (
       <MappingStep
@@ -300,78 +410,7 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
         largest={model.summary.largest}
       />
 
-      <Stack
-        direction="row"
-        spacing={1}
-        useFlexGap
-        role="toolbar"
-        aria-label="Grid tools"
-        sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-      >
-        <FormControlLabel
-          control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
-          label="Only rows with errors"
-        />
-        <Tooltip title="Previous error (Shift+F8)">
-          <IconButton aria-label="Previous error" onClick={() => jumpToError(-1)}>
-            <NavigateBefore />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title="Next error (F8)">
-          <IconButton aria-label="Next error" onClick={() => jumpToError(1)}>
-            <NavigateNext />
-          </IconButton>
-        </Tooltip>
-        <Divider orientation="vertical" flexItem />
-        <Tooltip title={model.undoLabel ? `Undo ${model.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
-          <span>
-            <IconButton aria-label="Undo" onClick={model.undo} disabled={!model.canUndo}>
-              <Undo />
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title={model.redoLabel ? `Redo ${model.redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
-          <span>
-            <IconButton aria-label="Redo" onClick={model.redo} disabled={!model.canRedo}>
-              <Redo />
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Divider orientation="vertical" flexItem />
-        <Button variant="outlined" size="small" onClick={() => setFindOpen(true)}>
-          Find and replace
-        </Button>
-        <Button variant="outlined" size="small" onClick={addRow}>
-          Add row
-        </Button>
-        <Button variant="outlined" size="small" onClick={deleteActiveRow} disabled={!activeRow}>
-          Delete row
-        </Button>
-        <Button variant="outlined" size="small" onClick={() => setEditingMapping(true)}>
-          Change mapping
-        </Button>
-        <Box sx={{ flexGrow: 1 }} />
-        <Button
-          size="small"
-          variant="outlined"
-          onClick={(e) => setExportMenu(e.currentTarget)}
-          aria-haspopup="menu"
-        >
-          Export
-        </Button>
-        <Button size="small" onClick={() => setUploadOpen(true)}>
-          {repairIntentId ? 'Send corrected rows' : 'Upload…'}
-        </Button>
-        <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
-          <MenuItem onClick={() => void exportBulkFile()}>
-            Bulk file (.json.gz), exactly as it would be uploaded
-          </MenuItem>
-          <MenuItem onClick={() => void exportInvalid()} disabled={model.summary.counts.invalid === 0}>
-            Rows to fix (.xlsx, with an error column)
-          </MenuItem>
-          <MenuItem onClick={() => void exportCorrected()}>Corrected sheet (.xlsx)</MenuItem>
-        </Menu>
-      </Stack>
+      {toolbar}
 
       {repairNote && (
         <Alert severity="warning" data-testid="repair-note">

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -37,7 +38,7 @@ function Stat({
 }
 
 /** Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. */
-export function SummaryPanel({ counts, totals, largest }: Props) {
+function SummaryPanelView({ counts, totals, largest }: Props) {
   const top = largest[0]?.amount ?? 1;
   const n = (x: number) => x.toLocaleString();
 
@@ -95,3 +96,20 @@ export function SummaryPanel({ counts, totals, largest }: Props) {
     </Paper>
   );
 }
+
+const same = (a: Props, b: Props) =>
+  a.largest === b.largest &&
+  a.counts.rows === b.counts.rows &&
+  a.counts.valid === b.counts.valid &&
+  a.counts.invalid === b.counts.invalid &&
+  a.counts.warnings === b.counts.warnings &&
+  a.totals.length === b.totals.length &&
+  a.totals.every((t, i) => {
+    const u = b.totals[i];
+    return (
+      u !== undefined && u.currencyCode === t.currencyCode && u.count === t.count && u.amount === t.amount
+    );
+  });
+
+/** Re-renders only when a figure it shows changes. */
+export const SummaryPanel = memo(SummaryPanelView, same);

@@ -1,9 +1,13 @@
 import {
   forwardRef,
+  memo,
   useCallback,
+  useEffect,
   useImperativeHandle,
+  useMemo,
   useRef,
   useState,
+  type RefObject,
   type ClipboardEvent,
   type KeyboardEvent,
   type MouseEvent,
@@ -321,6 +325,32 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
     setActive({ row, col }, event.shiftKey);
   }
 
+  // Rows are memoised: their handlers must keep one identity, so they go through this ref.
+  const latest = useRef({ onCellMouseDown, setEditing, commit, cancelEdit: () => undefined as void });
+  // Runs after every render on purpose, so the ref always holds this render's handlers.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    latest.current = {
+      onCellMouseDown,
+      setEditing,
+      commit,
+      cancelEdit: () => {
+        setEditing(null);
+        scrollRef.current?.focus();
+      },
+    };
+  });
+  const cellEvents = useMemo<CellEvents>(
+    () => ({
+      mouseDown: (e, r, c) => latest.current.onCellMouseDown(e, r, c),
+      startEdit: (value) => latest.current.setEditing({ value }),
+      commit: (value, move) => latest.current.commit(value, move),
+      cancel: () => latest.current.cancelEdit(),
+    }),
+    [],
+  );
+  const headers = useMemo(() => columns.map((c) => c.header), [columns]);
+
   const activeIssues = rows[active.row] ? issuesOf(rows[active.row]!.key, active.col) : undefined;
   const activeId = rowCount ? `grid-cell-${active.row}-${active.col}` : undefined;
 
@@ -380,88 +410,27 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
             const row = rows[item.index];
             if (!row) return null;
             const r = item.index;
+            const issues = columns.map((_, c) => issuesOf(row.key, c));
+            const inSelection = r >= selection.top && r <= selection.bottom;
             return (
-              <div
+              <GridRowView
                 key={row.key}
-                role="row"
-                aria-rowindex={r + 2}
-                className="dg-row"
-                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-              >
-                <div role="rowheader" aria-colindex={1} className="dg-rownum" style={{ width: NUMBER_WIDTH }}>
-                  {row.rowNumber ?? 'new'}
-                </div>
-                {columns.map((_, c) => {
-                  const issues = issuesOf(row.key, c);
-                  const error = issues?.some((i) => i.severity === 'error');
-                  const warning = !error && issues?.some((i) => i.severity === 'warning');
-                  const isActive = r === active.row && c === active.col;
-                  const selected =
-                    r >= selection.top &&
-                    r <= selection.bottom &&
-                    c >= selection.left &&
-                    c <= selection.right;
-                  const value = row.cells[c] ?? '';
-                  const messages = issues?.map((i) => i.message).join(' ');
-                  let className = 'dg-cell';
-                  if (error) className += ' dg-error';
-                  else if (warning) className += ' dg-warning';
-                  else if (selected) className += ' dg-selected';
-                  if (isActive) className += ' dg-active';
-                  return (
-                    <div
-                      key={c}
-                      id={`grid-cell-${r}-${c}`}
-                      role="gridcell"
-                      aria-colindex={c + 2}
-                      aria-selected={selected}
-                      aria-invalid={error || undefined}
-                      aria-description={messages || undefined}
-                      title={messages || undefined}
-                      data-row={r}
-                      data-col={c}
-                      data-state={error ? 'error' : warning ? 'warning' : undefined}
-                      onMouseDown={(e) => onCellMouseDown(e, r, c)}
-                      onDoubleClick={() => setEditing({ value })}
-                      className={className}
-                      style={{ width: widths[c] }}
-                    >
-                      {isActive && editing ? (
-                        <input
-                          ref={editorRef}
-                          className="dg-editor"
-                          aria-label={`Edit ${columns[c]?.header ?? 'cell'}, row ${row.rowNumber ?? 'new'}`}
-                          autoFocus
-                          defaultValue={editing.value}
-                          onFocus={(e) => {
-                            const len = e.currentTarget.value.length;
-                            e.currentTarget.setSelectionRange(len, len);
-                          }}
-                          onKeyDown={(e) => {
-                            if (e.key === 'Enter') {
-                              e.preventDefault();
-                              commit(e.currentTarget.value, { dr: e.shiftKey ? -1 : 1, dc: 0 });
-                            } else if (e.key === 'Tab') {
-                              e.preventDefault();
-                              commit(e.currentTarget.value, { dr: 0, dc: e.shiftKey ? -1 : 1 });
-                            } else if (e.key === 'Escape') {
-                              e.preventDefault();
-                              setEditing(null);
-                              scrollRef.current?.focus();
-                            }
-                            e.stopPropagation();
-                          }}
-                          onBlur={(e) => {
-                            if (editing) commit(e.currentTarget.value, { dr: 0, dc: 0 });
-                          }}
-                        />
-                      ) : (
-                        value
-                      )}
-                    </div>
-                  );
-                })}
-              </div>
+                row={row}
+                index={r}
+                top={item.start}
+                widths={widths}
+                headers={headers}
+                issues={issues}
+                issuesKey={issues
+                  .map((list) => (list ? list.map((i) => i.severity + i.message).join('|') : ''))
+                  .join('\u0001')}
+                activeCol={r === active.row ? active.col : -1}
+                selLeft={inSelection ? selection.left : -1}
+                selRight={inSelection ? selection.right : -1}
+                editing={r === active.row ? editing : null}
+                editorRef={editorRef}
+                events={cellEvents}
+              />
             );
           })}
         </div>
@@ -476,3 +445,136 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
     </div>
   );
 });
+
+interface CellEvents {
+  mouseDown(event: MouseEvent, row: number, col: number): void;
+  startEdit(value: string): void;
+  commit(value: string, move: { dr: number; dc: number }): void;
+  cancel(): void;
+}
+
+interface RowProps {
+  row: GridRow;
+  index: number;
+  top: number;
+  widths: number[];
+  headers: string[];
+  issues: (CellIssueView[] | undefined)[];
+  /** The issues' content as text: rows re-render when it changes, not when the lookup is rebuilt. */
+  issuesKey: string;
+  activeCol: number;
+  selLeft: number;
+  selRight: number;
+  editing: { value: string } | null;
+  editorRef: RefObject<HTMLInputElement | null>;
+  events: CellEvents;
+}
+
+function sameRow(a: RowProps, b: RowProps): boolean {
+  return (
+    a.row === b.row &&
+    a.index === b.index &&
+    a.top === b.top &&
+    a.widths === b.widths &&
+    a.headers === b.headers &&
+    a.issuesKey === b.issuesKey &&
+    a.activeCol === b.activeCol &&
+    a.selLeft === b.selLeft &&
+    a.selRight === b.selRight &&
+    a.editing === b.editing &&
+    a.events === b.events
+  );
+}
+
+/** One rendered row. Memoised, so an edit re-renders the rows it touches, not the whole screen. */
+const GridRowView = memo(function GridRowView(props: RowProps) {
+  const {
+    row,
+    index: r,
+    top,
+    widths,
+    headers,
+    issues,
+    activeCol,
+    selLeft,
+    selRight,
+    editing,
+    editorRef,
+    events,
+  } = props;
+  return (
+    <div
+      role="row"
+      aria-rowindex={r + 2}
+      className="dg-row"
+      style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
+    >
+      <div role="rowheader" aria-colindex={1} className="dg-rownum" style={{ width: NUMBER_WIDTH }}>
+        {row.rowNumber ?? 'new'}
+      </div>
+      {headers.map((header, c) => {
+        const cellIssues = issues[c];
+        const error = cellIssues?.some((i) => i.severity === 'error');
+        const warning = !error && cellIssues?.some((i) => i.severity === 'warning');
+        const isActive = c === activeCol;
+        const selected = c >= selLeft && c <= selRight;
+        const value = row.cells[c] ?? '';
+        const messages = cellIssues?.map((i) => i.message).join(' ');
+        let className = 'dg-cell';
+        if (error) className += ' dg-error';
+        else if (warning) className += ' dg-warning';
+        else if (selected) className += ' dg-selected';
+        if (isActive) className += ' dg-active';
+        return (
+          <div
+            key={c}
+            id={`grid-cell-${r}-${c}`}
+            role="gridcell"
+            aria-colindex={c + 2}
+            aria-selected={selected}
+            aria-invalid={error || undefined}
+            aria-description={messages || undefined}
+            title={messages || undefined}
+            data-row={r}
+            data-col={c}
+            data-state={error ? 'error' : warning ? 'warning' : undefined}
+            onMouseDown={(e) => events.mouseDown(e, r, c)}
+            onDoubleClick={() => events.startEdit(value)}
+            className={className}
+            style={{ width: widths[c] }}
+          >
+            {isActive && editing ? (
+              <input
+                ref={editorRef}
+                className="dg-editor"
+                aria-label={`Edit ${header}, row ${row.rowNumber ?? 'new'}`}
+                autoFocus
+                defaultValue={editing.value}
+                onFocus={(e) => {
+                  const len = e.currentTarget.value.length;
+                  e.currentTarget.setSelectionRange(len, len);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    events.commit(e.currentTarget.value, { dr: e.shiftKey ? -1 : 1, dc: 0 });
+                  } else if (e.key === 'Tab') {
+                    e.preventDefault();
+                    events.commit(e.currentTarget.value, { dr: 0, dc: e.shiftKey ? -1 : 1 });
+                  } else if (e.key === 'Escape') {
+                    e.preventDefault();
+                    events.cancel();
+                  }
+                  e.stopPropagation();
+                }}
+                onBlur={(e) => events.commit(e.currentTarget.value, { dr: 0, dc: 0 })}
+              />
+            ) : (
+              value
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}, sameRow);

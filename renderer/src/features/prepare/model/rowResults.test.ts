@@ -42,3 +42,12 @@ describe('RowResults', () => {
     ]);
   });
 });
+
+describe('RowResults.largestRecipients', () => {
+  it('keeps the top recipients by amount without sorting everything', () => {
+    const r = new RowResults();
+    [5, 1, 9, 3, 7, 2, 8].forEach((amount, i) => r.set(i, ok(`840-${i}`, amount * 100)));
+    expect(r.largestRecipients(3).map((x) => x.amount)).toEqual([900, 800, 700]);
+    expect(r.largestRecipients(10)).toHaveLength(7);
+  });
+});

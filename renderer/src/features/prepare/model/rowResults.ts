@@ -82,11 +82,17 @@ export class RowResults {
     return [...this.totals.values()].map((t) => ({ ...t })).sort((a, b) => b.count - a.count);
   }
 
+  /** The largest recipients by amount: one pass keeping the top few, not a sort of every recipient. */
   largestRecipients(limit = 5): RecipientTotal[] {
-    return [...this.recipients.values()]
-      .sort((a, b) => b.amount - a.amount)
-      .slice(0, limit)
-      .map((r) => ({ ...r }));
+    const top: RecipientTotal[] = [];
+    for (const r of this.recipients.values()) {
+      if (top.length === limit && r.amount <= (top[limit - 1] as RecipientTotal).amount) continue;
+      let at = top.length;
+      while (at > 0 && (top[at - 1] as RecipientTotal).amount < r.amount) at--;
+      top.splice(at, 0, r);
+      if (top.length > limit) top.pop();
+    }
+    return top.map((r) => ({ ...r }));
   }
 
   /** Results in the order of the given keys (rows not yet checked are left out). */

@@ -54,14 +54,21 @@ export function useWorkspaceModel(initial: Workspace) {
     largest: [] as RecipientTotal[],
   }));
   /** Shows what the results hold now: counts, totals and largest recipients come from RowResults' running sums. */
+  const largestTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const publish = useCallback(() => {
     const r = results.current;
-    setSummary({
+    setSummary((previous) => ({
       counts: r.counts(fileIssuesRef.current.keys()),
       totals: r.currencyTotals(),
-      largest: r.largestRecipients(),
-    });
+      largest: previous.largest,
+    }));
     setResultsVersion((v) => v + 1);
+    // The largest recipients look at every recipient: worked out once the typing pauses.
+    if (largestTimer.current) clearTimeout(largestTimer.current);
+    largestTimer.current = setTimeout(() => {
+      const largest = results.current.largestRecipients();
+      setSummary((previous) => ({ ...previous, largest }));
+    }, FILE_CHECK_DELAY_MS);
   }, []);
   const [fileIssues, setFileIssues] = useState<Map<number, MappedIssue[]>>(() => new Map());
   const [save, setSave] = useState<SaveState>({ status: 'saved' });
@@ -167,7 +174,7 @@ export function useWorkspaceModel(initial: Workspace) {
 
   const persist = useCallback(
     (edits: WorkspaceEdit[]) => {
-      setSave({ status: 'saving' });
+      setSave((previous) => (previous.status === 'saving' ? previous : { status: 'saving' }));
       queue.current = queue.current.then(async () => {
         const result = await desk['workspace.edit']({ id: initial.id, baseVersion: version.current, edits });
         if (result.ok) {
