@@ -5,6 +5,7 @@ import './commands/upload';
 import './commands/validate';
 import './commands/search';
 import './commands/locations';
+import './commands/donations';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

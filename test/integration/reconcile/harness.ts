@@ -50,18 +50,33 @@ export interface Desk {
   call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelResponse<C>>;
 }
 
-export async function openDesk(s: Sandbox): Promise<Desk> {
+/**
+ * A desk on the sandbox's emulator: as the Offline sandbox by default, or with `custom` as the custom
+ * environment at the emulator's addresses (what the CLI uses with --base-url), in `dataDir`.
+ */
+export async function openDesk(
+  s: Sandbox,
+  options: { custom?: boolean; dataDir?: string } = {},
+): Promise<Desk> {
   const runtime = await startDesk(
     {
       mode: 'cli',
-      dataDir: s.dataDir,
+      dataDir: options.dataDir ?? s.dataDir,
       appVersion: 'test',
       assetsDir: s.dataDir,
       secretBox: null,
       openExternal: async () => undefined,
-      env: { DONATION_DESK_POLL_MIN_MS: '50', DONATION_DESK_POLL_MAX_MS: '200' },
+      env: {
+        DONATION_DESK_POLL_MIN_MS: '50',
+        DONATION_DESK_POLL_MAX_MS: '200',
+        DONATION_DESK_CLIENT_ID: s.emu.clientId,
+        DONATION_DESK_CLIENT_SECRET: s.emu.clientSecret,
+      },
     },
-    { startOffline: async () => ({ ...s.emu, close: async () => undefined }) },
+    {
+      startOffline: async () => ({ ...s.emu, close: async () => undefined }),
+      ...(options.custom ? { overrides: { baseUrl: s.emu.apiBaseUrl, tokenUrl: s.emu.tokenUrl } } : {}),
+    },
   );
   return {
     runtime,
@@ -96,6 +111,8 @@ export interface GiftRow {
   /** Major units as typed, e.g. "12.34". */
   amount: string;
   currency: string;
+  /** The employee metadata value; default E<row key>. */
+  employee?: string;
 }
 
 /** A workspace of these gifts, uploaded and followed until its bulk is PROCESSED; returns the bulk id. */
@@ -116,7 +133,7 @@ export async function uploadGifts(s: Sandbox, desk: Desk, gifts: GiftRow[], firs
     rows: gifts.map((g, i) => ({
       key: firstKey + i,
       rowNumber: firstKey + i + 1,
-      cells: [g.recipient, g.amount, g.currency, `E${firstKey + i}`],
+      cells: [g.recipient, g.amount, g.currency, g.employee ?? `E${firstKey + i}`],
     })),
     mapping: MAPPING as Record<string, unknown>,
   });

@@ -1,0 +1,174 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as XLSX from 'xlsx';
+import type { EventName, EventPayload } from '../../../shared/contract';
+import { donationStatusSchema, type DonationView } from '../../../shared/contract/reconcileChannels';
+import { neutraliseCell } from '../../../shared/export/neutraliseCell';
+import { DeskFailure } from '../../../shared/result';
+import { writeFileAtomic } from '../../services/storage/atomicFile';
+import { EXIT, registerCommand } from '../main';
+
+const USAGE = `donation-desk donations [--bulk ID]... [--status STATUS] [--page-size N] [--out FILE.xlsx] [--json]
+
+  --bulk ID         a bulk intent id (repeatable); default: every bulk in this computer's upload ledger
+                    for the chosen environment
+  --status STATUS   only ACCEPTED, INITIATED, IN_PROGRESS, PAID, CLEARED or DECLINED
+  --page-size N     donations asked for per page (the service may send fewer); every page is read
+  --out FILE.xlsx   also write the list as a spreadsheet (cells that could run as formulas are made text)
+  --json            print {donations, pages, lastRefreshAt} as JSON
+
+Reads every page from the service, remembers each donation's states in the app's data folder, and
+ties each one to its workspace row. Amounts are in minor units of their currency.
+Exit codes: 0 listed; 2 the arguments cannot be used; 3 the service could not be reached or refused access.`;
+
+const SERVICE_CODES = new Set([
+  'NETWORK',
+  'AUTH_FAILED',
+  'SERVICE_UNAVAILABLE',
+  'BAD_RESPONSE',
+  'NOT_CONFIGURED',
+]);
+
+const COLUMNS = [
+  'Donation id',
+  'State',
+  'Status last updated',
+  'Recipient',
+  'Currency',
+  'Amount (minor units)',
+  'Donor',
+  'Payable payment type',
+  'Receipt id',
+  'Bulk id',
+  'Workspace',
+  'Row key',
+  'Spreadsheet row',
+  'Errors',
+  'Metadata',
+  'History',
+];
+
+function errorsText(d: DonationView): string {
+  return d.errors
+    .map(
+      (e) =>
+        `${e.code || e.status}: ${e.title}${e.detail ? ` — ${e.detail}` : ''}${e.pointer ? ` (${e.pointer})` : ''}`,
+    )
+    .join('; ');
+}
+
+function sheetRow(d: DonationView): Array<string | number> {
+  const text = (v: string | null): string => neutraliseCell(v ?? '');
+  return [
+    text(d.id),
+    text(d.state),
+    text(d.statusLastUpdated),
+    text(d.recipientId),
+    text(d.currencyCode),
+    d.amount,
+    text(d.donorName),
+    text(d.payablePaymentType),
+    text(d.receiptId),
+    text(d.bulkId),
+    text(d.row?.workspaceId ?? null),
+    d.row ? d.row.rowKey : '',
+    d.row?.rowNumber ?? '',
+    text(errorsText(d)),
+    text(
+      Object.entries(d.metadata)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; '),
+    ),
+    text(d.history.map((h) => `${h.state} ${h.seenAt}`).join('; ')),
+  ];
+}
+
+registerCommand('donations', {
+  summary: 'List the donations of the uploads (every page), with their states and source rows.',
+  usage: USAGE,
+  async run(ctx) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: ctx.args,
+        options: {
+          bulk: { type: 'string', multiple: true },
+          status: { type: 'string' },
+          'page-size': { type: 'string' },
+          out: { type: 'string' },
+        },
+        allowPositionals: false,
+        strict: true,
+      });
+    } catch (e) {
+      ctx.io.err(e instanceof Error ? e.message : String(e));
+      return EXIT.usage;
+    }
+    const { values } = parsed;
+    const status =
+      values.status === undefined ? undefined : donationStatusSchema.safeParse(values.status.toUpperCase());
+    if (status && !status.success) {
+      ctx.io.err(`Unknown status "${values.status}": use ${donationStatusSchema.options.join(', ')}.`);
+      return EXIT.usage;
+    }
+    const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
+    if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+      ctx.io.err('--page-size must be a whole number from 1 to 1000.');
+      return EXIT.usage;
+    }
+    if (values.out !== undefined && !values.out.toLowerCase().endsWith('.xlsx')) {
+      ctx.io.err('--out must name an .xlsx file.');
+      return EXIT.usage;
+    }
+    const desk = await ctx.runtime();
+    // Progress goes to stderr so stdout stays clean for --json.
+    const stop = desk.events.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {
+      if (name !== 'job.progress') return;
+      const p = payload as EventPayload<'job.progress'>;
+      if (p.kind === 'donations' && !ctx.json) ctx.io.err(`  ${p.stage}: ${p.message ?? `${p.done} read`}`);
+    });
+    let result;
+    try {
+      result = await desk.services['donations.list'](
+        {
+          ...(values.bulk ? { bulkIds: values.bulk } : {}),
+          ...(status?.success ? { status: status.data } : {}),
+          ...(pageSize !== undefined ? { pageSize } : {}),
+        },
+        { transport: 'cli' },
+      );
+    } catch (e) {
+      if (e instanceof DeskFailure) {
+        ctx.io.err(e.message);
+        return SERVICE_CODES.has(e.code) ? EXIT.service : EXIT.usage;
+      }
+      throw e;
+    } finally {
+      stop();
+    }
+    if (values.out !== undefined) {
+      const path = resolve(values.out);
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(
+        book,
+        XLSX.utils.aoa_to_sheet([COLUMNS, ...result.donations.map(sheetRow)]),
+        'Donations',
+      );
+      await writeFileAtomic(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+      if (!ctx.json) ctx.io.err(`Wrote ${result.donations.length} donation(s) to ${path}`);
+    }
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify(result, null, 2));
+      return EXIT.ok;
+    }
+    for (const d of result.donations) {
+      const row = d.row ? `row ${d.row.rowNumber ?? `key ${d.row.rowKey}`}` : 'no row';
+      const errors = d.errors.length ? `  ${errorsText(d)}` : '';
+      ctx.io.out(
+        `${d.id}  ${d.state.padEnd(11)} ${d.currencyCode} ${String(d.amount).padStart(10)}  ${d.recipientId}  ${row}${errors}`,
+      );
+    }
+    ctx.io.out(`${result.donations.length} donation(s), ${result.pages} page(s) read.`);
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as XLSX from 'xlsx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/main';
+import '../../../electron/cli/commands/donations';
+import { openDesk, startSandbox, uploadGifts, type Sandbox } from './harness';
+
+let s: Sandbox;
+let dataDir: string;
+let bulkId: string;
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(
+    ['--base-url', s.emu.apiBaseUrl, '--token-url', s.emu.tokenUrl, '--data-dir', dataDir, ...args],
+    {
+      out: (t) => (out += `${t}\n`),
+      err: (t) => (err += `${t}\n`),
+      env: { DONATION_DESK_CLIENT_ID: s.emu.clientId, DONATION_DESK_CLIENT_SECRET: s.emu.clientSecret },
+      root: dataDir,
+      version: 'test',
+    },
+  );
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  s = await startSandbox();
+  dataDir = await mkdtemp(join(tmpdir(), 'dd-reconcile-cli-'));
+  // The upload goes through the same data folder and environment the CLI then uses.
+  const desk = await openDesk(s, { custom: true, dataDir });
+  const gifts = Array.from({ length: 11 }, (_, i) => ({
+    recipient: s.good[i % s.good.length] as string,
+    amount: `${i + 1}.50`,
+    currency: 'USD',
+  }));
+  gifts[3] = { recipient: s.unknownCause, amount: '4.50', currency: 'USD', employee: '=HYPERLINK("x")' };
+  bulkId = await uploadGifts(s, desk, gifts);
+  await desk.runtime.close();
+  // Far enough for every donation to have been initiated or declined.
+  await s.emu.advance(600);
+}, 60_000);
+
+afterAll(async () => {
+  await s.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('donation-desk donations', () => {
+  it('lists every page as JSON and writes a neutralised xlsx', async () => {
+    const out = join(dataDir, 'donations.xlsx');
+    const run = await cli(['donations', '--page-size', '2', '--json', '--out', out]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.out) as {
+      donations: Array<{ id: string; state: string; bulkId: string; row: { rowKey: number } | null }>;
+      pages: number;
+    };
+    expect(body.pages).toBe(6);
+    expect(body.donations).toHaveLength(11);
+    expect(new Set(body.donations.map((d) => d.row?.rowKey))).toEqual(
+      new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]),
+    );
+    expect(body.donations.every((d) => d.bulkId === bulkId)).toBe(true);
+    expect(body.donations.find((d) => d.row?.rowKey === 4)?.state).toBe('DECLINED');
+
+    const book = XLSX.read(await readFile(out));
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Donations as XLSX.WorkSheet);
+    expect(rows).toHaveLength(11);
+    const declined = rows.find((r) => r['Row key'] === 4);
+    expect(declined?.State).toBe('DECLINED');
+    expect(declined?.['Amount (minor units)']).toBe(450);
+    expect(String(declined?.Errors)).toContain('RECIPIENT_NOT_FOUND');
+    expect(String(declined?.Metadata)).toContain('employee==HYPERLINK');
+    // No cell of the sheet may start like a formula.
+    for (const row of rows) for (const v of Object.values(row)) expect(String(v)).not.toMatch(/^[=+@]/);
+  });
+
+  it('filters by status and refuses an unknown one', async () => {
+    const declined = await cli(['donations', '--status', 'declined', '--bulk', bulkId]);
+    expect(declined.code).toBe(0);
+    expect(declined.out).toContain('1 donation(s)');
+    expect(declined.out).toContain('RECIPIENT_NOT_FOUND');
+    const bad = await cli(['donations', '--status', 'LOST']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('Unknown status');
+  });
+});
