@@ -167,4 +167,20 @@ describe('donations of an upload', () => {
     const cached = await desk.call('donations.list', { cached: true });
     expect(cached.donations).toHaveLength(57);
   });
+
+  it('ties donations to rows by content when the upload carried no reference pair', async () => {
+    const twins: GiftRow[] = [
+      { recipient: s.good[0] as string, amount: '3.00', currency: 'USD', employee: 'same' },
+      { recipient: s.good[0] as string, amount: '3.00', currency: 'USD', employee: 'same' },
+      { recipient: s.good[1] as string, amount: '4.00', currency: 'USD', employee: 'other' },
+    ];
+    const plainBulk = await uploadGifts(s, desk, twins, 900, { reference: false });
+    const listed = await desk.call('donations.list', { bulkIds: [plainBulk] });
+    expect(listed.donations).toHaveLength(3);
+    expect(listed.donations.every((d) => d.metadata.ddRef === undefined)).toBe(true);
+    // Identical twins take one row each; the other gift finds its own row.
+    expect(listed.donations.map((d) => d.row?.rowKey).sort()).toEqual([900, 901, 902]);
+    expect(listed.donations.every((d) => d.row?.method === 'fingerprint')).toBe(true);
+    expect(listed.donations.find((d) => d.amount === 400)?.row?.rowKey).toBe(902);
+  });
 });

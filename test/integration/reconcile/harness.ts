@@ -116,7 +116,13 @@ export interface GiftRow {
 }
 
 /** A workspace of these gifts, uploaded and followed until its bulk is PROCESSED; returns the bulk id. */
-export async function uploadGifts(s: Sandbox, desk: Desk, gifts: GiftRow[], firstKey = 1): Promise<string> {
+export async function uploadGifts(
+  s: Sandbox,
+  desk: Desk,
+  gifts: GiftRow[],
+  firstKey = 1,
+  options: { reference?: boolean } = {},
+): Promise<string> {
   const meta = await desk.runtime.workspaces.create({
     name: 'Month gifts',
     source: {
@@ -135,7 +141,10 @@ export async function uploadGifts(s: Sandbox, desk: Desk, gifts: GiftRow[], firs
       rowNumber: firstKey + i + 1,
       cells: [g.recipient, g.amount, g.currency, g.employee ?? `E${firstKey + i}`],
     })),
-    mapping: MAPPING as Record<string, unknown>,
+    mapping: {
+      ...MAPPING,
+      reference: { ...MAPPING.reference, enabled: options.reference ?? true },
+    } as Record<string, unknown>,
   });
   const started = await desk.call('upload.start', { workspaceId: meta.id });
   const intent = started.upload.intents.find((i) => i.state !== 'abandoned');
