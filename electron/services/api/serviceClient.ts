@@ -3,6 +3,7 @@ import { DeskFailure } from '../../../shared/result';
 import {
   bulkIntentResponseSchema,
   donationListResponseSchema,
+  donationResponseSchema,
   type BulkIntentResource,
   type DonationResource,
 } from '../../../shared/bulk-file/serviceSchemas';
@@ -184,6 +185,39 @@ export class ServiceClient {
     );
     const next = page.links?.next;
     return { page, next: page.meta.page?.rangeTruncated === true && next ? next : null };
+  }
+
+  /**
+   * POST /donations: one post-paid donation. Not retried once it may have reached the service (the
+   * caller gets AMBIGUOUS and must look before sending again, or the gift could be made twice).
+   */
+  async createDonation(attributes: unknown): Promise<DonationResource> {
+    const env = await this.environment();
+    const body = await this.call(
+      {
+        name: 'creating a donation (POST /donations)',
+        method: 'POST',
+        url: `${env.info.baseUrl}/donations`,
+        body: JSON.stringify({ data: { type: 'donations', attributes } }),
+        idempotent: false,
+      },
+      donationResponseSchema,
+    );
+    return body.data;
+  }
+
+  async getDonation(id: string): Promise<DonationResource> {
+    const env = await this.environment();
+    const body = await this.call(
+      {
+        name: 'reading a donation (GET /donations/{id})',
+        method: 'GET',
+        url: `${env.info.baseUrl}/donations/${encodeURIComponent(id)}`,
+        idempotent: true,
+      },
+      donationResponseSchema,
+    );
+    return body.data;
   }
 
   /**

@@ -5,7 +5,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import '../../../electron/cli/commands/donations';
-import { openDesk, startSandbox, uploadGifts, type Sandbox } from './harness';
+import { openDesk, startSandbox, uploadGifts, type GiftRow, type Sandbox } from './harness';
 
 let s: Sandbox;
 let dataDir: string;
@@ -32,7 +32,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'dd-reconcile-cli-'));
   // The upload goes through the same data folder and environment the CLI then uses.
   const desk = await openDesk(s, { custom: true, dataDir });
-  const gifts = Array.from({ length: 11 }, (_, i) => ({
+  const gifts: GiftRow[] = Array.from({ length: 11 }, (_, i) => ({
     recipient: s.good[i % s.good.length] as string,
     amount: `${i + 1}.50`,
     currency: 'USD',
