@@ -157,3 +157,29 @@ test('a semicolon CSV with comma decimals: paste a block, fill down, find and re
   await page.getByRole('button', { name: 'Delete row' }).click();
   await expect(page.getByTestId('summary-rows')).toHaveText('4');
 });
+
+test('a recipient chosen in Search goes into the selected row', async ({ page, bridge }) => {
+  await openApp(page, bridge);
+  await openSample(page);
+  await expect(invalidCount(page)).toHaveText('3');
+  await page.evaluate(() =>
+    sessionStorage.setItem(
+      'donation-desk.recipient',
+      JSON.stringify({
+        recipientId: '840-563097462',
+        label: 'River Scholarship Society',
+        chosenAt: new Date().toISOString(),
+      }),
+    ),
+  );
+  await page.getByRole('button', { name: 'All workspaces' }).click();
+  await page.getByRole('button', { name: 'sample-donations (November)', exact: true }).click();
+  await expect(
+    page.getByText('Recipient 840-563097462 (River Scholarship Society) was chosen in Search.'),
+  ).toBeVisible();
+  // Select the row with the broken recipient id, then use the chosen one.
+  await grid(page).getByRole('gridcell', { name: '840 56309746', exact: true }).click();
+  await page.getByRole('button', { name: /Put it in row 17/ }).click();
+  await expect(grid(page).getByRole('gridcell', { name: '840 56309746', exact: true })).toHaveCount(0);
+  await expect(invalidCount(page)).toHaveText('2');
+});

@@ -33,6 +33,7 @@ import { SummaryPanel } from './SummaryPanel';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel } from './model/useWorkspaceModel';
 import { UploadDialog } from '../uploads/UploadDialog';
+import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
 
 interface Props {
   workspace: Workspace;
@@ -62,6 +63,14 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
   const [uploadOpen, setUploadOpen] = useState(false);
   const [serviceErrors, setServiceErrors] = useState<ServiceError[] | null>(null);
   const [repairNote, setRepairNote] = useState<string | null>(null);
+  // A recipient chosen with "Use as recipient" in Search, offered for the selected cell.
+  const [chosen, setChosen] = useState<ChosenRecipient | null>(() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(RECIPIENT_KEY) ?? 'null') as ChosenRecipient | null;
+    } catch {
+      return null;
+    }
+  });
 
   useEffect(() => {
     if (!repairIntentId) return;
@@ -255,6 +264,7 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
   // The toolbar re-renders only when what it shows changes, not on every edit: MUI controls are costly
   // to render, and an edit must reach the screen within a frame. Handlers go through `actions`.
   const { canUndo, canRedo, undoLabel, redoLabel } = model;
+  const recipientColumn = model.headers.findIndex((h) => model.mapping?.template.columns[h] === 'recipientId');
   const hasActiveRow = !!activeRow;
   const noInvalid = model.summary.counts.invalid === 0;
   const toolbar = useMemo(
@@ -412,6 +422,39 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
 
       {toolbar}
 
+      {chosen && (
+        <Alert
+          severity="info"
+          action={
+            <Stack direction="row" spacing={1}>
+              <Button
+                size="small"
+                onClick={() => {
+                  const row = visibleRows[active.row];
+                  const column = recipientColumn >= 0 ? recipientColumn : active.col;
+                  if (row) model.edit([{ key: row.key, column, value: chosen.recipientId }], 'Use recipient from Search');
+                  sessionStorage.removeItem(RECIPIENT_KEY);
+                  setChosen(null);
+                }}
+              >
+                Put it in row {visibleRows[active.row]?.rowNumber ?? 'new'}
+              </Button>
+              <Button
+                size="small"
+                variant="text"
+                onClick={() => {
+                  sessionStorage.removeItem(RECIPIENT_KEY);
+                  setChosen(null);
+                }}
+              >
+                Dismiss
+              </Button>
+            </Stack>
+          }
+        >
+          Recipient {chosen.recipientId} ({chosen.label}) was chosen in Search.
+        </Alert>
+      )}
       {repairNote && (
         <Alert severity="warning" data-testid="repair-note">
           {repairNote}
