@@ -65,7 +65,8 @@ export const donationResponseAttributesSchema = z.looseObject({
     statusLastUpdated: z.string().optional(),
     errors: z.array(serviceErrorSchema).optional(),
   }),
-  bulkId: z.string().optional(),
+  // Null on a single donation (POST /donations), which no bulk created.
+  bulkId: z.string().nullable().optional(),
 });
 
 export const donationResourceSchema = z.looseObject({

@@ -40,6 +40,15 @@ export const donationRowSchema = z.object({
   method: z.enum(['reference', 'fingerprint']),
 });
 
+/** What became of a declined donation: it stays open until it has a replacement or is dismissed. */
+export const resolutionSchema = z.discriminatedUnion('kind', [
+  /** A corrected donation was sent and no answer came back: it may or may not exist. */
+  z.object({ kind: z.literal('replacing'), at: z.string() }),
+  z.object({ kind: z.literal('replaced'), at: z.string(), replacementId: z.string() }),
+  z.object({ kind: z.literal('dismissed'), at: z.string(), reason: z.string() }),
+]);
+export type Resolution = z.infer<typeof resolutionSchema>;
+
 export const donationViewSchema = z.object({
   id: z.string(),
   recipientId: z.string(),
@@ -59,6 +68,10 @@ export const donationViewSchema = z.object({
   history: z.array(historyEntrySchema),
   /** Last time the service was asked about this donation (local clock, ISO). */
   lastSeenAt: z.string(),
+  /** For a declined donation: its replacement or dismissal; null while it is open. */
+  resolution: resolutionSchema.nullable(),
+  /** For a replacement: the declined donation it corrects. */
+  replaces: z.string().nullable(),
 });
 export type DonationView = z.infer<typeof donationViewSchema>;
 
@@ -97,6 +110,8 @@ export const uploadControlSchema = z.object({
   declined: z.array(moneyTotalSchema),
   /** Still ACCEPTED: the service has not decided yet. */
   pending: z.array(moneyTotalSchema),
+  /** Declined donations with neither a replacement nor a dismissal. */
+  declinedOpen: z.number().int().nonnegative(),
   /** submitted = accepted + declined + pending in count and minor units, for every currency. */
   reconciled: z.boolean(),
   /** Why it does not reconcile, in plain words; empty when it does. */
@@ -136,6 +151,40 @@ export const reconcileChannels = {
   'donations.cancel': {
     request: z.object({ jobId }).strict(),
     response: z.object({ cancelled: z.boolean() }),
+  },
+  /**
+   * Creates a corrected new donation for a declined one (POST /donations): its attributes with the
+   * changes applied, the same reference pair (so it ties to the same row), checked by the row rules.
+   */
+  'donations.correct': {
+    request: z
+      .object({
+        donationId: z.string().min(1).max(200),
+        changes: z
+          .object({
+            recipientId: z.string().max(200).optional(),
+            foundationId: z.string().max(200).nullable().optional(),
+            currencyCode: z.string().max(3).optional(),
+            /** Minor units. */
+            amount: z.number().int().optional(),
+            /** Replaces the donor as a whole; null removes it. */
+            donor: z.record(z.string(), z.unknown()).nullable().optional(),
+            /** Replaces the metadata (the reference pair is kept whatever is given). */
+            metadata: z.record(z.string(), z.string()).optional(),
+          })
+          .strict(),
+        /** Send again after an answer that never came (the earlier attempt may exist at the service). */
+        confirmRetry: z.boolean().optional(),
+      })
+      .strict(),
+    response: z.object({ declined: donationViewSchema, replacement: donationViewSchema }),
+  },
+  /** Closes a declined donation without a replacement, with the reason recorded. */
+  'donations.dismiss': {
+    request: z
+      .object({ donationId: z.string().min(1).max(200), reason: z.string().trim().min(3).max(500) })
+      .strict(),
+    response: donationViewSchema,
   },
   /** Totals of the stored donations per status and currency, and control totals per upload. */
   'donations.summary': {

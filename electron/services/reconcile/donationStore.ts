@@ -2,7 +2,12 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { donationResourceSchema, type DonationResource } from '../../../shared/bulk-file/serviceSchemas';
-import { donationRowSchema, historyEntrySchema } from '../../../shared/contract/reconcileChannels';
+import {
+  donationRowSchema,
+  historyEntrySchema,
+  resolutionSchema,
+  type Resolution,
+} from '../../../shared/contract/reconcileChannels';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../storage/atomicFile';
 
@@ -14,6 +19,9 @@ const storedDonationSchema = z.object({
   row: donationRowSchema.nullable(),
   firstSeenAt: z.string(),
   lastSeenAt: z.string(),
+  // Defaults keep files written before corrections existed readable.
+  resolution: resolutionSchema.nullable().default(null),
+  replaces: z.string().nullable().default(null),
 });
 export type StoredDonation = z.infer<typeof storedDonationSchema>;
 
@@ -80,7 +88,12 @@ export class DonationStore {
    * Records one answer from the service. A state not seen before is added to the history; going
    * back (a failed payment returns to INITIATED) is a new entry too, since the history is what was seen.
    */
-  record(resource: DonationResource, row: DonationRowLink | null, at: string): StoredDonation {
+  record(
+    resource: DonationResource,
+    row: DonationRowLink | null,
+    at: string,
+    link: { replaces?: string } = {},
+  ): StoredDonation {
     const before = this.donations.get(resource.id);
     const state = resource.attributes.state.processingStatus;
     const statusLastUpdated = resource.attributes.state.statusLastUpdated ?? null;
@@ -94,9 +107,20 @@ export class DonationStore {
       row: row ?? before?.row ?? null,
       firstSeenAt: before?.firstSeenAt ?? at,
       lastSeenAt: at,
+      resolution: before?.resolution ?? null,
+      replaces: link.replaces ?? before?.replaces ?? null,
     };
     this.donations.set(resource.id, stored);
     return stored;
+  }
+
+  resolve(id: string, resolution: Resolution | null): StoredDonation {
+    const stored = this.donations.get(id);
+    if (!stored)
+      throw new DeskFailure('NOT_FOUND', `Donation ${id} is not in the list; list the donations first.`);
+    const next = { ...stored, resolution };
+    this.donations.set(id, next);
+    return next;
   }
 
   markRefreshed(at: string): void {

@@ -8,6 +8,7 @@ import type { Environments } from '../environments';
 import type { EventBus } from '../eventBus';
 import { DonationStore, FINAL_DONATION_STATES } from './donationStore';
 import { listDonations } from './donationLister';
+import { correctDeclined } from './corrections';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, statusTotals, uploadControls } from './views';
@@ -180,6 +181,19 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     // Bulks never listed may have been processed since: their donations are open by definition.
     for (const bulkId of ledgerBulkIds(ledger, environment)) if (!listed.has(bulkId)) open.add(bulkId);
     const bulkIds = [...open];
+    // Single donations (corrections) belong to no bulk: each open one is read on its own.
+    const singles = store
+      .all()
+      .filter(
+        (d) =>
+          !d.resource.attributes.bulkId &&
+          !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus),
+      );
+    for (const single of singles) {
+      const resource = await client.getDonation(single.resource.id);
+      store.record(resource, single.row, new Date(now()).toISOString());
+    }
+    if (singles.length > 0) await store.save();
     const pages = await fetchInto(store, ledger, bulkIds, {
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
@@ -196,6 +210,38 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const controller = running.get(jobId);
         controller?.abort();
         return { cancelled: controller !== undefined };
+      },
+      'donations.correct': async (input) => {
+        const { store } = await context();
+        const { declined, replacement } = await correctDeclined(client, store, input, () =>
+          new Date(now()).toISOString(),
+        );
+        return { declined: donationView(declined), replacement: donationView(replacement) };
+      },
+      'donations.dismiss': async ({ donationId, reason }) => {
+        const { store } = await context();
+        const stored = store.get(donationId);
+        if (!stored)
+          throw new DeskFailure(
+            'NOT_FOUND',
+            `Donation ${donationId} is not in the list; list the donations first.`,
+          );
+        if (stored.resource.attributes.state.processingStatus !== 'DECLINED') {
+          throw new DeskFailure('NOT_DECLINED', 'Only a declined donation can be dismissed.');
+        }
+        if (stored.resolution?.kind === 'replaced') {
+          throw new DeskFailure(
+            'ALREADY_RESOLVED',
+            `This donation was already replaced by ${stored.resolution.replacementId}.`,
+          );
+        }
+        const dismissed = store.resolve(donationId, {
+          kind: 'dismissed',
+          at: new Date(now()).toISOString(),
+          reason,
+        });
+        await store.save();
+        return donationView(dismissed);
       },
       'donations.summary': async () => {
         const { environment, store, ledger } = await context();

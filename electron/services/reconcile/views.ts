@@ -28,6 +28,8 @@ export function donationView(stored: StoredDonation): DonationView {
     })),
     history: stored.history,
     lastSeenAt: stored.lastSeenAt,
+    resolution: stored.resolution,
+    replaces: stored.replaces,
   };
 }
 
@@ -96,6 +98,7 @@ export function uploadControls(
     const pending = new Map<string, Money>();
     const notes: string[] = [];
     const bulkIds: string[] = [];
+    let declinedOpen = 0;
     for (const bulk of bulks) {
       const part = group.parts[bulk.intent.part];
       const processed = bulk.intent.state === 'PROCESSED';
@@ -113,6 +116,7 @@ export function uploadControls(
         const status = a.state.processingStatus;
         const target = status === 'DECLINED' ? declined : status === 'ACCEPTED' ? pending : accepted;
         add(target, a.funds.currencyCode, 1, a.funds.amount);
+        if (status === 'DECLINED' && (!d.resolution || d.resolution.kind === 'replacing')) declinedOpen++;
       }
     }
     if (bulkIds.length === 0) continue;
@@ -143,6 +147,7 @@ export function uploadControls(
       accepted: sorted(accepted),
       declined: sorted(declined),
       pending: sorted(pending),
+      declinedOpen,
       reconciled: notes.length === 0,
       notes,
     });

@@ -183,4 +183,69 @@ describe('donations of an upload', () => {
     expect(listed.donations.every((d) => d.row?.method === 'fingerprint')).toBe(true);
     expect(listed.donations.find((d) => d.amount === 400)?.row?.rowKey).toBe(902);
   });
+
+  it('puts declined donations right: a corrected replacement tied to the same row, or a dismissal', async () => {
+    const all = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    const byKey = (key: number) => all.donations.find((d) => d.row?.rowKey === key);
+    const unknown = byKey(6);
+    const notInGoodStanding = byKey(31);
+    expect(unknown?.state).toBe('DECLINED');
+
+    const invalid = await expectFailure(
+      desk.call('donations.correct', { donationId: unknown?.id as string, changes: { amount: -5 } }),
+    );
+    expect(invalid.code).toBe('INVALID_DONATION');
+    const notDeclined = await expectFailure(
+      desk.call('donations.correct', { donationId: byKey(1)?.id as string, changes: {} }),
+    );
+    expect(notDeclined.code).toBe('NOT_DECLINED');
+
+    const fixed = await desk.call('donations.correct', {
+      donationId: unknown?.id as string,
+      changes: { recipientId: s.good[2] as string },
+    });
+    expect(fixed.replacement).toMatchObject({
+      state: 'ACCEPTED',
+      recipientId: s.good[2],
+      amount: 500,
+      currencyCode: 'USD',
+      bulkId: null,
+      replaces: unknown?.id,
+      row: { rowKey: 6, rowNumber: 7 },
+    });
+    expect(fixed.replacement.metadata).toMatchObject({
+      ddRef: unknown?.metadata.ddRef,
+      ddReplaces: unknown?.id,
+    });
+    expect(fixed.declined.resolution).toMatchObject({
+      kind: 'replaced',
+      replacementId: fixed.replacement.id,
+    });
+    const twice = await expectFailure(
+      desk.call('donations.correct', { donationId: unknown?.id as string, changes: {} }),
+    );
+    expect(twice.code).toBe('ALREADY_RESOLVED');
+
+    const dismissed = await desk.call('donations.dismiss', {
+      donationId: notInGoodStanding?.id as string,
+      reason: 'The charity was told and will reapply next quarter',
+    });
+    expect(dismissed.resolution).toMatchObject({
+      kind: 'dismissed',
+      reason: 'The charity was told and will reapply next quarter',
+    });
+
+    const summary = await desk.call('donations.summary', {});
+    const first = summary.uploads.find((u) => u.bulkIds.includes(bulkId));
+    expect(first?.declinedOpen).toBe(1);
+
+    // The replacement is followed like any other donation, though it belongs to no bulk.
+    for (let i = 0; i < 5; i++) {
+      await s.emu.advance(120);
+      await desk.call('donations.refresh', {});
+    }
+    const after = await desk.call('donations.list', { bulkIds: [], cached: true });
+    const replacement = after.donations.find((d) => d.id === fixed.replacement.id);
+    expect(replacement?.history.map((h) => h.state).slice(0, 2)).toEqual(['ACCEPTED', 'INITIATED']);
+  });
 });

@@ -1,0 +1,121 @@
+import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { ChannelInput } from '../../../shared/contract';
+import { validateDonation } from '../../../shared/donation';
+import { DEFAULT_REFERENCE_KEY } from '../../../shared/mapping';
+import { DeskFailure } from '../../../shared/result';
+import type { ServiceClient } from '../api/serviceClient';
+import type { DonationStore, StoredDonation } from './donationStore';
+
+/**
+ * Metadata key carrying the declined donation's id on its replacement: the link then lives at the
+ * service too, so it can be found again even if this computer's store is lost.
+ */
+export const REPLACES_KEY = 'ddReplaces';
+
+/** Failures of POST /donations that prove the service created nothing (see ServiceClient). */
+const REFUSED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);
+
+type Changes = ChannelInput<'donations.correct'>['changes'];
+
+/** The declined donation's attributes as a create request, with the changes applied. */
+export function correctedAttributes(declined: DonationResource, changes: Changes): Record<string, unknown> {
+  const a = declined.attributes;
+  const foundationId =
+    changes.foundationId === undefined ? a.destination.foundationId : (changes.foundationId ?? undefined);
+  const donor = changes.donor === undefined ? (a.donor ?? undefined) : (changes.donor ?? undefined);
+  const original = a.metadata ?? {};
+  const metadata: Record<string, string> = { ...(changes.metadata ?? original) };
+  // The reference pair always follows, so the replacement ties to the same workspace row.
+  if (original[DEFAULT_REFERENCE_KEY] !== undefined)
+    metadata[DEFAULT_REFERENCE_KEY] = original[DEFAULT_REFERENCE_KEY];
+  metadata[REPLACES_KEY] = declined.id;
+  return {
+    destination: {
+      recipientId: changes.recipientId ?? a.destination.recipientId,
+      ...(foundationId ? { foundationId } : {}),
+    },
+    funds: {
+      paymentType: a.funds.paymentType,
+      currencyCode: changes.currencyCode ?? a.funds.currencyCode,
+      amount: changes.amount ?? a.funds.amount,
+      ...(a.funds.source !== undefined ? { source: a.funds.source } : {}),
+    },
+    ...(donor && Object.keys(donor).length > 0 ? { donor } : {}),
+    metadata,
+  };
+}
+
+/**
+ * Puts a declined donation right with a corrected new one. The attempt is written down before the
+ * POST: if no answer comes back, the declined donation shows "replacing" and a second attempt needs
+ * confirmRetry, because the first may have created the gift already.
+ */
+export async function correctDeclined(
+  client: ServiceClient,
+  store: DonationStore,
+  input: ChannelInput<'donations.correct'>,
+  at: () => string,
+): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
+  const declined = store.get(input.donationId);
+  if (!declined) {
+    throw new DeskFailure(
+      'NOT_FOUND',
+      `Donation ${input.donationId} is not in the list; list the donations first.`,
+    );
+  }
+  if (declined.resource.attributes.state.processingStatus !== 'DECLINED') {
+    throw new DeskFailure(
+      'NOT_DECLINED',
+      'Only a declined donation can be corrected; this one was not declined.',
+    );
+  }
+  const resolution = declined.resolution;
+  if (resolution?.kind === 'replaced') {
+    throw new DeskFailure(
+      'ALREADY_RESOLVED',
+      `This donation was already replaced by ${resolution.replacementId}.`,
+    );
+  }
+  if (resolution?.kind === 'dismissed') {
+    throw new DeskFailure('ALREADY_RESOLVED', `This donation was dismissed: ${resolution.reason}`);
+  }
+  if (resolution?.kind === 'replacing' && !input.confirmRetry) {
+    throw new DeskFailure(
+      'MAYBE_REPLACED',
+      `A correction sent at ${resolution.at} got no answer: the service may have created it. List all donations and look for metadata ${REPLACES_KEY}=${declined.resource.id}; send again only if it is not there.`,
+    );
+  }
+  const attributes = correctedAttributes(declined.resource, input.changes);
+  const problems = validateDonation(attributes).filter((i) => i.severity === 'error');
+  if (problems.length > 0) {
+    throw new DeskFailure(
+      'INVALID_DONATION',
+      `The corrected donation is not valid: ${problems.map((p) => `${p.field || 'donation'}: ${p.message}`).join('; ')}`,
+      { issues: problems },
+    );
+  }
+  store.resolve(declined.resource.id, { kind: 'replacing', at: at() });
+  await store.save();
+  let created: DonationResource;
+  try {
+    created = await client.createDonation(attributes);
+  } catch (e) {
+    // Only an answer that proves nothing was made lets the declined donation go back to open; an
+    // unreadable answer (BAD_RESPONSE) or a lost one (AMBIGUOUS) may follow a created donation.
+    const refused = e instanceof DeskFailure && REFUSED.has(e.code);
+    if (refused) {
+      store.resolve(declined.resource.id, resolution ?? null);
+      await store.save();
+    }
+    throw e;
+  }
+  const now = at();
+  const replacement = store.record(created, declined.row, now, { replaces: declined.resource.id });
+  const resolved = store.resolve(declined.resource.id, {
+    kind: 'replaced',
+    at: now,
+    replacementId: created.id,
+  });
+  await store.save();
+  return { declined: resolved, replacement };
+}
