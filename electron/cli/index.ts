@@ -6,6 +6,7 @@ import './commands/validate';
 import './commands/search';
 import './commands/locations';
 import './commands/donations';
+import './commands/report';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

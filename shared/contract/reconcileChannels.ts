@@ -119,6 +119,39 @@ export const uploadControlSchema = z.object({
 });
 export type UploadControl = z.infer<typeof uploadControlSchema>;
 
+const countAmountSchema = z.object({ count: z.number().int().nonnegative(), amount: z.number().int() });
+
+/** One currency of the month-end report; every amount in minor units. */
+export const reportLineSchema = z.object({
+  currencyCode: z.string(),
+  /** Rows the month's uploads had taken by the service (processed parts, from the ledger). */
+  submitted: countAmountSchema,
+  /** Still ACCEPTED: not yet initiated or declined. */
+  pending: countAmountSchema,
+  /** INITIATED or IN_PROGRESS. */
+  inProgress: countAmountSchema,
+  paid: countAmountSchema,
+  cleared: countAmountSchema,
+  declinedResolved: countAmountSchema,
+  declinedOpen: countAmountSchema,
+  /** Corrected donations sent for the month's declined ones (outside the control total). */
+  replacements: countAmountSchema,
+  /** submitted = pending + inProgress + paid + cleared + declined. */
+  reconciled: z.boolean(),
+});
+export type ReportLine = z.infer<typeof reportLineSchema>;
+
+export const monthReportSchema = z.object({
+  month: z.string(),
+  environment: z.string(),
+  generatedAt: z.string(),
+  lastRefreshAt: z.string().nullable(),
+  uploads: z.array(uploadControlSchema),
+  lines: z.array(reportLineSchema),
+  reconciled: z.boolean(),
+});
+export type MonthReport = z.infer<typeof monthReportSchema>;
+
 const listRequest = z
   .object({
     /** Default: every bulk in the ledger for the current environment. */
@@ -185,6 +218,16 @@ export const reconcileChannels = {
       .object({ donationId: z.string().min(1).max(200), reason: z.string().trim().min(3).max(500) })
       .strict(),
     response: donationViewSchema,
+  },
+  /** The month-end report of the uploads made in a UTC month (YYYY-MM), optionally refreshed first. */
+  'donations.report': {
+    request: z
+      .object({
+        month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Give the month as YYYY-MM.'),
+        refresh: z.boolean().optional(),
+      })
+      .strict(),
+    response: monthReportSchema,
   },
   /** Totals of the stored donations per status and currency, and control totals per upload. */
   'donations.summary': {

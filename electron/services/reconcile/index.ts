@@ -9,6 +9,7 @@ import type { EventBus } from '../eventBus';
 import { DonationStore, FINAL_DONATION_STATES } from './donationStore';
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
+import { monthReport } from './monthReport';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, statusTotals, uploadControls } from './views';
@@ -242,6 +243,16 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         });
         await store.save();
         return donationView(dismissed);
+      },
+      'donations.report': async ({ month, refresh: refreshFirst }) => {
+        // Refresh reads every bulk never listed and every donation not yet final (singles too):
+        // the rest cannot have changed.
+        if (refreshFirst) await refresh({});
+        const { environment, store, ledger } = await context();
+        return monthReport(month, environment, ledger, store.all(), {
+          generatedAt: new Date(now()).toISOString(),
+          lastRefreshAt: store.lastRefreshAt(),
+        });
       },
       'donations.summary': async () => {
         const { environment, store, ledger } = await context();

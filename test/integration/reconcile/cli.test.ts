@@ -5,6 +5,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import '../../../electron/cli/commands/donations';
+import '../../../electron/cli/commands/report';
 import { openDesk, startSandbox, uploadGifts, type GiftRow, type Sandbox } from './harness';
 
 let s: Sandbox;
@@ -49,6 +50,27 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+const MONTH = new Date().toISOString().slice(0, 7);
+
+describe('donation-desk report', () => {
+  it('does not reconcile before the donations were read, and says so with exit code 1', async () => {
+    const run = await cli(['report', '--month', MONTH, '--cached', '--json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.out) as {
+      reconciled: boolean;
+      lines: Array<{ submitted: { count: number } }>;
+    };
+    expect(report.reconciled).toBe(false);
+    expect(report.lines[0]?.submitted.count).toBe(11);
+  });
+
+  it('refuses a month that is not YYYY-MM', async () => {
+    const run = await cli(['report', '--month', '11/2026']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('YYYY-MM');
+  });
+});
+
 describe('donation-desk donations', () => {
   it('lists every page as JSON and writes a neutralised xlsx', async () => {
     const out = join(dataDir, 'donations.xlsx');
@@ -87,5 +109,23 @@ describe('donation-desk donations', () => {
     const bad = await cli(['donations', '--status', 'LOST']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('Unknown status');
+  });
+
+  it('reports the month after reading the service: reconciled, with an xlsx of it', async () => {
+    const out = join(dataDir, 'report.xlsx');
+    const run = await cli(['report', '--month', MONTH, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('The month reconciles.');
+    const book = XLSX.read(await readFile(out));
+    const [line] = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Summary as XLSX.WorkSheet);
+    // 1.50 + 2.50 + ... + 11.50 USD.
+    expect(line?.['Submitted (minor units)']).toBe(
+      Array.from({ length: 11 }, (_, i) => (i + 1) * 100 + 50).reduce((a, b) => a + b),
+    );
+    expect(line?.['Declined, open (count)']).toBe(1);
+    expect(line?.['Declined, open (minor units)']).toBe(450);
+    expect(line?.Reconciled).toBe('yes');
+    const other = await cli(['report', '--month', '2001-01', '--cached', '--json']);
+    expect(JSON.parse(other.out)).toMatchObject({ uploads: [], lines: [], reconciled: true });
   });
 });

@@ -247,5 +247,19 @@ describe('donations of an upload', () => {
     const after = await desk.call('donations.list', { bulkIds: [], cached: true });
     const replacement = after.donations.find((d) => d.id === fixed.replacement.id);
     expect(replacement?.history.map((h) => h.state).slice(0, 2)).toEqual(['ACCEPTED', 'INITIATED']);
+
+    const report = await desk.call('donations.report', { month: new Date().toISOString().slice(0, 7) });
+    const usd = report.lines.find((l) => l.currencyCode === 'USD');
+    const eur = report.lines.find((l) => l.currencyCode === 'EUR');
+    expect(usd).toMatchObject({
+      declinedResolved: { count: 2, amount: 500 + 999 },
+      declinedOpen: { count: 0, amount: 0 },
+      replacements: { count: 1, amount: 500 },
+      reconciled: true,
+    });
+    expect(eur).toMatchObject({ declinedOpen: { count: 1, amount: 725 }, reconciled: true });
+    // The plain-reference-free upload of three USD gifts is in the month too.
+    expect(usd?.submitted.count).toBe(gifts.filter((g) => g.currency === 'USD').length + 3);
+    expect(report.reconciled).toBe(true);
   });
 });
