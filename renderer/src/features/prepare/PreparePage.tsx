@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/mapping';
 import { emptyTemplate, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
+import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
 import { MappingStep } from './MappingStep';
@@ -32,13 +33,6 @@ type Stage =
     }
   | { kind: 'opening' }
   | { kind: 'review'; workspace: Workspace; repairIntentId?: string };
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 /** Prepare: open a spreadsheet, match its columns, then fix every row in a workspace that saves itself. */
 export default function PreparePage() {

@@ -20,6 +20,7 @@ import NavigateBefore from '@mui/icons-material/NavigateBefore';
 import type { Workspace } from '../../../../shared/contract';
 import { targetLabel, type MappedIssue } from '../../../../shared/mapping';
 import { desk } from '../../app/deskClient';
+import { base64ToBytes } from '../../app/bytes';
 import {
   DataGrid,
   type ActiveCell,
@@ -48,13 +49,6 @@ interface ServiceError {
   message: string;
   /** The cell's value when the error was shown: once changed, the error no longer applies to it. */
   value: string | null;
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /** The open workspace: the grid with every problem on its cell, tools to fix, totals, and exports. */
@@ -239,7 +233,7 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
     setNotice({ severity: 'success', text: 'Corrected sheet exported.' });
   }
 
-  const actions = useRef({
+  const currentActions = () => ({
     jumpToError,
     addRow,
     deleteActiveRow,
@@ -249,22 +243,16 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
     undo: model.undo,
     redo: model.redo,
   });
+  const actions = useRef<ReturnType<typeof currentActions> | null>(null);
   useEffect(() => {
-    actions.current = {
-      jumpToError,
-      addRow,
-      deleteActiveRow,
-      exportBulkFile,
-      exportInvalid,
-      exportCorrected,
-      undo: model.undo,
-      redo: model.redo,
-    };
+    actions.current = currentActions();
   });
   // The toolbar re-renders only when what it shows changes, not on every edit: MUI controls are costly
   // to render, and an edit must reach the screen within a frame. Handlers go through `actions`.
   const { canUndo, canRedo, undoLabel, redoLabel } = model;
-  const recipientColumn = model.headers.findIndex((h) => model.mapping?.template.columns[h] === 'recipientId');
+  const recipientColumn = model.headers.findIndex(
+    (h) => model.mapping?.template.columns[h] === 'recipientId',
+  );
   const hasActiveRow = !!activeRow;
   const noInvalid = model.summary.counts.invalid === 0;
   const toolbar = useMemo(
@@ -282,26 +270,26 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
           label="Only rows with errors"
         />
         <Tooltip title="Previous error (Shift+F8)">
-          <IconButton aria-label="Previous error" onClick={() => actions.current.jumpToError(-1)}>
+          <IconButton aria-label="Previous error" onClick={() => actions.current?.jumpToError(-1)}>
             <NavigateBefore />
           </IconButton>
         </Tooltip>
         <Tooltip title="Next error (F8)">
-          <IconButton aria-label="Next error" onClick={() => actions.current.jumpToError(1)}>
+          <IconButton aria-label="Next error" onClick={() => actions.current?.jumpToError(1)}>
             <NavigateNext />
           </IconButton>
         </Tooltip>
         <Divider orientation="vertical" flexItem />
         <Tooltip title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
           <span>
-            <IconButton aria-label="Undo" onClick={() => actions.current.undo()} disabled={!canUndo}>
+            <IconButton aria-label="Undo" onClick={() => actions.current?.undo()} disabled={!canUndo}>
               <Undo />
             </IconButton>
           </span>
         </Tooltip>
         <Tooltip title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
           <span>
-            <IconButton aria-label="Redo" onClick={() => actions.current.redo()} disabled={!canRedo}>
+            <IconButton aria-label="Redo" onClick={() => actions.current?.redo()} disabled={!canRedo}>
               <Redo />
             </IconButton>
           </span>
@@ -310,13 +298,13 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
         <Button variant="outlined" size="small" onClick={() => setFindOpen(true)}>
           Find and replace
         </Button>
-        <Button variant="outlined" size="small" onClick={() => actions.current.addRow()}>
+        <Button variant="outlined" size="small" onClick={() => actions.current?.addRow()}>
           Add row
         </Button>
         <Button
           variant="outlined"
           size="small"
-          onClick={() => actions.current.deleteActiveRow()}
+          onClick={() => actions.current?.deleteActiveRow()}
           disabled={!hasActiveRow}
         >
           Delete row
@@ -337,13 +325,13 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
           {repairIntentId ? 'Send corrected rows' : 'Upload…'}
         </Button>
         <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>
-          <MenuItem onClick={() => void actions.current.exportBulkFile()}>
+          <MenuItem onClick={() => void actions.current?.exportBulkFile()}>
             Bulk file (.json.gz), exactly as it would be uploaded
           </MenuItem>
-          <MenuItem onClick={() => void actions.current.exportInvalid()} disabled={noInvalid}>
+          <MenuItem onClick={() => void actions.current?.exportInvalid()} disabled={noInvalid}>
             Rows to fix (.xlsx, with an error column)
           </MenuItem>
-          <MenuItem onClick={() => void actions.current.exportCorrected()}>Corrected sheet (.xlsx)</MenuItem>
+          <MenuItem onClick={() => void actions.current?.exportCorrected()}>Corrected sheet (.xlsx)</MenuItem>
         </Menu>
       </Stack>
     ),
@@ -432,7 +420,11 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
                 onClick={() => {
                   const row = visibleRows[active.row];
                   const column = recipientColumn >= 0 ? recipientColumn : active.col;
-                  if (row) model.edit([{ key: row.key, column, value: chosen.recipientId }], 'Use recipient from Search');
+                  if (row)
+                    model.edit(
+                      [{ key: row.key, column, value: chosen.recipientId }],
+                      'Use recipient from Search',
+                    );
                   sessionStorage.removeItem(RECIPIENT_KEY);
                   setChosen(null);
                 }}
