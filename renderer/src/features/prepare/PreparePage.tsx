@@ -60,6 +60,8 @@ export default function PreparePage() {
   }, []);
 
   async function onOpened(file: OpenedFile) {
+    // The sample's bytes are read once; coming back to this page must not open it again.
+    setPending(null);
     const { headers, rows } = file.result;
     const suggestion = suggestMapping(headers, { samples: rows.slice(0, 50).map((r) => r.cells) });
     const saved = await desk['templates.list']();
