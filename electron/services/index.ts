@@ -86,10 +86,14 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const fetchOption = options.fetchImpl ? { fetchImpl: options.fetchImpl } : {};
   const search = createSearchServices({ environments, ...fetchOption });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
+  // Open donations are refreshed every few minutes in the app; a CLI run only reads on demand.
+  const reconcileEvery =
+    Number(env.DONATION_DESK_RECONCILE_POLL_MS) || (platform.mode === 'cli' ? 0 : 5 * 60_000);
   const reconcile = createReconcileServices({
     dataDir: platform.dataDir,
     environments,
     events,
+    backgroundMs: reconcileEvery,
     ...fetchOption,
   });
 
@@ -171,6 +175,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     workspaces,
     close: async () => {
       await upload.close();
+      await reconcile.close();
       await environments.close();
     },
   };

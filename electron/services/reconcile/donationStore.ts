@@ -95,6 +95,14 @@ export class DonationStore {
     link: { replaces?: string } = {},
   ): StoredDonation {
     const before = this.donations.get(resource.id);
+    const seenUpdate = before?.resource.attributes.state.statusLastUpdated;
+    const newUpdate = resource.attributes.state.statusLastUpdated;
+    if (before && seenUpdate && newUpdate && newUpdate < seenUpdate) {
+      // An answer older than one already recorded (two listings overlapping): it must not read as a step back.
+      const kept = { ...before, lastSeenAt: at, row: before.row ?? row };
+      this.donations.set(resource.id, kept);
+      return kept;
+    }
     const state = resource.attributes.state.processingStatus;
     const statusLastUpdated = resource.attributes.state.statusLastUpdated ?? null;
     const history = before?.history ?? [];

@@ -6,7 +6,7 @@ import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
 import type { Environments } from '../environments';
 import type { EventBus } from '../eventBus';
-import { DonationStore, FINAL_DONATION_STATES } from './donationStore';
+import { DonationStore, FINAL_DONATION_STATES, type StoredDonation } from './donationStore';
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
 import { monthReport } from './monthReport';
@@ -18,6 +18,8 @@ type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
 
 export interface ReconcileServices {
   handlers: { [C in ReconcileChannel]: Handler<C> };
+  /** Stops the background refresh and waits for one in flight. */
+  close(): Promise<void>;
 }
 
 export interface ReconcileDeps {
@@ -27,6 +29,8 @@ export interface ReconcileDeps {
   fetchImpl?: typeof fetch;
   retry?: Partial<RetryOptions>;
   now?: () => number;
+  /** Refresh open donations in the background this often; 0 or absent: only on demand. */
+  backgroundMs?: number;
 }
 
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
@@ -144,9 +148,15 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     pages: number,
   ): ListResult => {
     const bulkSet = filter.bulkIds ? new Set(filter.bulkIds) : null;
-    const donations = store
-      .all()
-      .filter((d) => !bulkSet || bulkSet.has(d.resource.attributes.bulkId ?? ''))
+    const all = store.all();
+    const ofBulks = new Set(
+      all
+        .filter((d) => !bulkSet || bulkSet.has(d.resource.attributes.bulkId ?? ''))
+        .map((d) => d.resource.id),
+    );
+    // A correction belongs to no bulk, but it is part of the story of the bulk whose donation it replaces.
+    const donations = all
+      .filter((d) => ofBulks.has(d.resource.id) || (d.replaces !== null && ofBulks.has(d.replaces)))
       .filter((d) => !filter.status || d.resource.attributes.state.processingStatus === filter.status)
       .map(donationView);
     return { donations, lastRefreshAt: store.lastRefreshAt(), pages };
@@ -170,26 +180,34 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     return listing(store, filter, pages);
   };
 
-  const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
-    const { environment, store, ledger } = await context();
+  /** What a refresh must read: bulks with donations not yet final or never listed, and open single donations. */
+  const openTargets = (
+    store: DonationStore,
+    ledger: LedgerView,
+    environment: string,
+  ): { bulkIds: string[]; singles: StoredDonation[] } => {
     const listed = new Set(store.all().map((d) => d.resource.attributes.bulkId ?? ''));
     const open = new Set<string>();
+    const singles: StoredDonation[] = [];
     for (const d of store.all()) {
       const bulkId = d.resource.attributes.bulkId;
-      if (bulkId && !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus))
-        open.add(bulkId);
+      if (FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus)) continue;
+      if (bulkId) open.add(bulkId);
+      else singles.push(d);
     }
-    // Bulks never listed may have been processed since: their donations are open by definition.
-    for (const bulkId of ledgerBulkIds(ledger, environment)) if (!listed.has(bulkId)) open.add(bulkId);
-    const bulkIds = [...open];
+    // A bulk that created donations but was never listed: all of them are still to be seen.
+    for (const b of ledger.bulks) {
+      if (b.group.environment !== environment || listed.has(b.bulkId)) continue;
+      const created = b.intent.state === 'PROCESSED' || (b.intent.donationRowKeys?.length ?? 0) > 0;
+      if (created) open.add(b.bulkId);
+    }
+    return { bulkIds: [...open], singles };
+  };
+
+  const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
+    const { environment, store, ledger } = await context();
+    const { bulkIds, singles } = openTargets(store, ledger, environment);
     // Single donations (corrections) belong to no bulk: each open one is read on its own.
-    const singles = store
-      .all()
-      .filter(
-        (d) =>
-          !d.resource.attributes.bulkId &&
-          !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus),
-      );
     for (const single of singles) {
       const resource = await client.getDonation(single.resource.id);
       store.record(resource, single.row, new Date(now()).toISOString());
@@ -203,7 +221,40 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     return listing(store, { bulkIds: null }, pages);
   };
 
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> | null = null;
+  const schedule = (): void => {
+    if (closed || !deps.backgroundMs) return;
+    timer = setTimeout(() => {
+      timer = null;
+      inFlight = backgroundTick().finally(() => {
+        inFlight = null;
+        schedule();
+      });
+    }, deps.backgroundMs);
+    timer.unref();
+  };
+  const backgroundTick = async (): Promise<void> => {
+    try {
+      const { environment, store, ledger } = await context();
+      const targets = openTargets(store, ledger, environment);
+      // Nothing open: no call to the service, and no job events for the screens to show.
+      if (targets.bulkIds.length === 0 && targets.singles.length === 0) return;
+      await refresh({ jobId: `background-${randomUUID()}` });
+    } catch {
+      // Offline, or the service refused: the job.status event said so; the next tick tries again.
+    }
+  };
+  schedule();
+
   return {
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const controller of running.values()) controller.abort();
+      await inFlight;
+    },
     handlers: {
       'donations.list': (input) => list(input),
       'donations.refresh': (input) => refresh(input),

@@ -71,6 +71,7 @@ export async function openDesk(
         DONATION_DESK_POLL_MAX_MS: '200',
         DONATION_DESK_CLIENT_ID: s.emu.clientId,
         DONATION_DESK_CLIENT_SECRET: s.emu.clientSecret,
+        ...options.env,
       },
     },
     {
