@@ -56,7 +56,7 @@ export interface Desk {
  */
 export async function openDesk(
   s: Sandbox,
-  options: { custom?: boolean; dataDir?: string } = {},
+  options: { custom?: boolean; dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<Desk> {
   const runtime = await startDesk(
     {
