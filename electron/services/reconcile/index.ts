@@ -35,6 +35,7 @@ export interface ReconcileDeps {
 
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
 const DEFAULT_PAGE_SIZE = 250;
+const SAVE_EVERY_MS = 2_000;
 
 type ListResult = ChannelResponse<'donations.list'>;
 
@@ -82,6 +83,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     deps.events.emit('job.status', { jobId, kind: 'donations', status: 'running' });
     let pages = 0;
     let read = 0;
+    let lastSave = now();
     try {
       for (const [index, bulkId] of bulkIds.entries()) {
         await listDonations(
@@ -101,8 +103,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
               }
               read += page.length;
               pages++;
-              // Saved page by page: a cancel or a failure keeps what was read.
-              await store.save();
+              // Saved every few seconds rather than per page (the whole file is rewritten each time);
+              // the end of the job, cancelled or failed included, always saves.
+              if (now() - lastSave >= SAVE_EVERY_MS) {
+                await store.save();
+                lastSave = now();
+              }
               deps.events.emit('job.progress', {
                 jobId,
                 kind: 'donations',
@@ -120,6 +126,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
       return pages;
     } catch (e) {
+      await store.save();
       const cancelled = e instanceof DeskFailure && e.code === 'CANCELLED';
       deps.events.emit('job.status', {
         jobId,

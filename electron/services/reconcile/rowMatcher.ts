@@ -3,6 +3,7 @@ import { fingerprintDonation } from '../../../shared/donation';
 import { DEFAULT_REFERENCE_KEY, parseReference } from '../../../shared/mapping';
 import { workspaceRef } from '../../../shared/workspace';
 import type { DonationRowLink } from './donationStore';
+import type { LedgerPart } from '../ledger/ledgerSchema';
 import type { LedgerView } from './ledgerView';
 
 /**
@@ -36,8 +37,32 @@ function requestShape(attributes: DonationResource['attributes']): Record<string
 export class RowMatcher {
   /** Rows already claimed per bulk, so one row is never given to two donations. */
   private readonly taken = new Map<string, Set<number>>();
+  /** Per bulk: row key → position in its part, fingerprint → positions; built on first use (parts hold up to 50k rows). */
+  private readonly indexes = new Map<
+    string,
+    { byKey: Map<number, number>; byPrint: Map<string, number[]> }
+  >();
 
   constructor(private readonly ledger: LedgerView) {}
+
+  private indexOf(
+    bulkId: string,
+    part: LedgerPart,
+  ): { byKey: Map<number, number>; byPrint: Map<string, number[]> } {
+    let index = this.indexes.get(bulkId);
+    if (!index) {
+      const byKey = new Map<number, number>();
+      const byPrint = new Map<string, number[]>();
+      part.rowKeys.forEach((key, i) => byKey.set(key, i));
+      part.fingerprints.forEach((print, i) => {
+        const list = byPrint.get(print);
+        if (list) list.push(i);
+        else byPrint.set(print, [i]);
+      });
+      this.indexes.set(bulkId, (index = { byKey, byPrint }));
+    }
+    return index;
+  }
 
   /** Claims the rows already linked (from the store) so fingerprints do not hand them out again. */
   claim(bulkId: string, rowKey: number): void {
@@ -55,8 +80,8 @@ export class RowMatcher {
     const referenceKey = bulk.group.referenceKey ?? DEFAULT_REFERENCE_KEY;
     const reference = parseReference(donation.attributes.metadata?.[referenceKey]);
     if (reference && reference.workspace === workspaceRef(bulk.group.workspaceId)) {
-      const index = part.rowKeys.indexOf(reference.row);
-      if (index >= 0) {
+      const index = this.indexOf(bulkId, part).byKey.get(reference.row);
+      if (index !== undefined) {
         this.claim(bulkId, reference.row);
         return {
           workspaceId: bulk.group.workspaceId,
@@ -70,10 +95,10 @@ export class RowMatcher {
       ignoreMetadataKeys: [referenceKey],
     });
     const taken = this.taken.get(bulkId);
-    const index = part.fingerprints.findIndex(
-      (f, i) => f === fingerprint && !taken?.has(part.rowKeys[i] as number),
-    );
-    if (index < 0) return null;
+    const index = this.indexOf(bulkId, part)
+      .byPrint.get(fingerprint)
+      ?.find((i) => !taken?.has(part.rowKeys[i] as number));
+    if (index === undefined) return null;
     const rowKey = part.rowKeys[index] as number;
     this.claim(bulkId, rowKey);
     return {

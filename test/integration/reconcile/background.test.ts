@@ -46,7 +46,8 @@ describe('background refresh', () => {
       'CLEARED',
       'DECLINED',
     ]);
-    // Everything final: no further jobs.
+    // Everything final: once the refresh that saw it has ended, no further jobs.
+    await new Promise((r) => setTimeout(r, 300));
     const before = jobs.length;
     await new Promise((r) => setTimeout(r, 400));
     expect(jobs.length).toBe(before);
