@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../../shared/contract';
 import {
@@ -261,5 +263,22 @@ describe('donations of an upload', () => {
     // The plain-reference-free upload of three USD gifts is in the month too.
     expect(usd?.submitted.count).toBe(gifts.filter((g) => g.currency === 'USD').length + 3);
     expect(report.reconciled).toBe(true);
+  });
+
+  it('keeps every state seen across a restart, and refuses a damaged store without touching it', async () => {
+    const before = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    await desk.runtime.close();
+    desk = await openDesk(s);
+    const after = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    expect(after.donations).toEqual(before.donations);
+    expect(after.lastRefreshAt).toBe(before.lastRefreshAt);
+
+    const path = join(s.dataDir, 'reconcile', 'donations-offline.json');
+    await writeFile(path, '{"version": 1, "donations": [');
+    await desk.runtime.close();
+    desk = await openDesk(s);
+    const refused = await expectFailure(desk.call('donations.list', { cached: true }));
+    expect(refused.code).toBe('STORE_UNREADABLE');
+    expect(await readFile(path, 'utf8')).toBe('{"version": 1, "donations": [');
   });
 });
