@@ -19,6 +19,7 @@ import { AreaPage } from '../components/AreaPage';
 const NAV_WIDTH = 200;
 
 const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
+const ReconcilePage = lazy(() => import('../features/reconcile/ReconcilePage'));
 const UploadsPage = lazy(() => import('../features/uploads/UploadsPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
@@ -33,6 +34,8 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
       return <PreparePage />;
     case 'uploads':
       return <UploadsPage />;
+    case 'reconcile':
+      return <ReconcilePage />;
     case 'search':
       return <SearchPage />;
     case 'locations':

@@ -30,6 +30,12 @@ export const theme = createTheme({
           background: '#fff',
         },
         '.skip-link:focus': { left: '8px', top: '8px' },
+        // Printing (or saving as PDF) the month-end report prints the report alone.
+        '@media print': {
+          'header, nav, .skip-link': { display: 'none !important' },
+          'main > div > *:not(.month-report)': { display: 'none !important' },
+          main: { marginLeft: '0 !important', paddingTop: '0 !important' },
+        },
         '.visually-hidden': {
           position: 'absolute',
           width: '1px',

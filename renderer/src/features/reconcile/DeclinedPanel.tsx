@@ -1,0 +1,196 @@
+import { useMemo, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { DonationView } from '../../../../shared/contract/reconcileChannels';
+import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared/amounts';
+import { checkRecipientId } from '../../../../shared/donation';
+import { desk } from '../../app/deskClient';
+
+/** The attribute a decline's pointer names, in words a person uses. */
+function attributeOf(pointer: string): string {
+  const field = pointer.replace(/^.*\/attributes\//, '').replace(/\//g, '.');
+  const names: Record<string, string> = {
+    'destination.recipientId': 'recipient',
+    'destination.foundationId': 'foundation',
+    'funds.amount': 'amount',
+    'funds.currencyCode': 'currency',
+  };
+  return names[field] ?? (field || 'the donation as a whole');
+}
+
+type Action = { kind: 'correct' | 'dismiss'; donation: DonationView } | null;
+
+/** Declined donations grouped by the service's reason; each one corrected (a new donation) or dismissed. */
+export function DeclinedPanel({ donations, onChanged }: { donations: DonationView[]; onChanged(): void }) {
+  const [action, setAction] = useState<Action>(null);
+  const [recipientId, setRecipientId] = useState('');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const groups = useMemo(() => {
+    const byCode = new Map<string, DonationView[]>();
+    for (const d of donations) {
+      const code = d.errors[0]?.code || 'UNSPECIFIED';
+      byCode.set(code, [...(byCode.get(code) ?? []), d]);
+    }
+    return [...byCode.entries()].sort((a, b) => b[1].length - a[1].length);
+  }, [donations]);
+
+  function open(kind: 'correct' | 'dismiss', donation: DonationView) {
+    setAction({ kind, donation });
+    setRecipientId(donation.recipientId);
+    setAmount(minorToMajorString(donation.amount, donation.currencyCode));
+    setReason('');
+    setError(null);
+  }
+
+  async function submit() {
+    if (!action) return;
+    setBusy(true);
+    setError(null);
+    if (action.kind === 'dismiss') {
+      const r = await desk['donations.dismiss']({ donationId: action.donation.id, reason });
+      setBusy(false);
+      if (!r.ok) return setError(r.error.message);
+    } else {
+      const parsed = parseAmount(amount, action.donation.currencyCode);
+      if (!parsed.ok) {
+        setBusy(false);
+        return setError(parsed.message);
+      }
+      const recipientProblem = checkRecipientId(recipientId.trim());
+      if (recipientProblem?.severity === 'error') {
+        setBusy(false);
+        return setError(recipientProblem.message);
+      }
+      const r = await desk['donations.correct']({
+        donationId: action.donation.id,
+        changes: { recipientId: recipientId.trim(), amount: parsed.minor },
+      });
+      setBusy(false);
+      if (!r.ok) return setError(r.error.message);
+    }
+    setAction(null);
+    onChanged();
+  }
+
+  if (donations.length === 0) return null;
+  const open_ = donations.filter((d) => !d.resolution).length;
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="declined-title">
+      <Typography variant="h2" id="declined-title" gutterBottom>
+        Declined donations: {open_} open of {donations.length}
+      </Typography>
+      <Typography color="text.secondary" gutterBottom>
+        A declined donation cannot be changed. Correct it (a new donation is created and linked to it) or
+        dismiss it with a reason; until then it stays open.
+      </Typography>
+      {groups.map(([code, list]) => (
+        <Stack key={code} spacing={1} sx={{ mt: 2 }}>
+          <Typography variant="h3" component="h3">
+            {code} · {list.length}
+          </Typography>
+          {list.map((d) => {
+            const e = d.errors[0];
+            return (
+              <Stack
+                key={d.id}
+                direction={{ xs: 'column', md: 'row' }}
+                spacing={2}
+                sx={{ alignItems: { md: 'center' }, borderTop: 1, borderColor: 'divider', pt: 1 }}
+                data-testid="declined-donation"
+              >
+                <Typography sx={{ flexGrow: 1 }}>
+                  <strong>{formatMinor(d.amount, d.currencyCode)}</strong> to {d.recipientId}
+                  {d.row ? ` (row ${d.row.rowNumber ?? 'new'})` : ''}:{' '}
+                  {e ? `${e.title}${e.detail ? `: ${e.detail}` : ''}` : 'no reason given'}
+                  {e ? ` (${e.status}, about the ${attributeOf(e.pointer)})` : ''}
+                </Typography>
+                {d.resolution ? (
+                  <Typography color="text.secondary" data-testid="resolution">
+                    {d.resolution.kind === 'replaced'
+                      ? `Replaced by ${d.resolution.replacementId}`
+                      : d.resolution.kind === 'dismissed'
+                        ? `Dismissed: ${d.resolution.reason}`
+                        : 'Correction sent, answer pending'}
+                  </Typography>
+                ) : (
+                  <Stack direction="row" spacing={1}>
+                    <Button size="small" onClick={() => open('correct', d)}>
+                      Correct
+                    </Button>
+                    <Button size="small" variant="outlined" onClick={() => open('dismiss', d)}>
+                      Dismiss
+                    </Button>
+                  </Stack>
+                )}
+              </Stack>
+            );
+          })}
+        </Stack>
+      ))}
+      <Dialog
+        open={!!action}
+        onClose={() => setAction(null)}
+        aria-labelledby="declined-action-title"
+        maxWidth="xs"
+        fullWidth
+      >
+        <DialogTitle id="declined-action-title">
+          {action?.kind === 'correct' ? 'Create a corrected donation' : 'Dismiss the declined donation'}
+        </DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {action?.kind === 'correct' ? (
+              <>
+                <TextField
+                  label="Recipient id"
+                  value={recipientId}
+                  onChange={(e) => setRecipientId(e.target.value)}
+                />
+                <TextField
+                  label={`Amount (${action.donation.currencyCode})`}
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                />
+              </>
+            ) : (
+              <TextField
+                label="Reason"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                helperText="Recorded with the donation, e.g. “cause closed; gift moved to next month”."
+              />
+            )}
+            {error && (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button variant="text" onClick={() => setAction(null)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button
+            onClick={() => void submit()}
+            disabled={busy || (action?.kind === 'dismiss' && reason.trim().length < 3)}
+          >
+            {action?.kind === 'correct' ? 'Create donation' : 'Dismiss'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Paper>
+  );
+}
