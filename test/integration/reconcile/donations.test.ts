@@ -265,6 +265,46 @@ describe('donations of an upload', () => {
     expect(report.reconciled).toBe(true);
   });
 
+  it('never sends a correction twice blindly after an answer that did not come', async () => {
+    const faults = (body: unknown) =>
+      fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const all = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    const open = all.donations.find((d) => d.row?.rowKey === 18);
+    expect(open).toMatchObject({ state: 'DECLINED', resolution: null });
+    await faults({ error500Rate: 1 });
+    try {
+      const lost = await expectFailure(
+        desk.call('donations.correct', {
+          donationId: open?.id as string,
+          changes: { recipientId: s.good[3] as string },
+        }),
+      );
+      expect(lost.code).toBe('AMBIGUOUS');
+    } finally {
+      await faults({ reset: true });
+    }
+    const pending = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    expect(pending.donations.find((d) => d.id === open?.id)?.resolution?.kind).toBe('replacing');
+    const refused = await expectFailure(
+      desk.call('donations.correct', {
+        donationId: open?.id as string,
+        changes: { recipientId: s.good[3] as string },
+      }),
+    );
+    expect(refused.code).toBe('MAYBE_REPLACED');
+    const sent = await desk.call('donations.correct', {
+      donationId: open?.id as string,
+      changes: { recipientId: s.good[3] as string },
+      confirmRetry: true,
+    });
+    expect(sent.declined.resolution).toMatchObject({ kind: 'replaced', replacementId: sent.replacement.id });
+    expect(sent.replacement).toMatchObject({ amount: 725, currencyCode: 'EUR', row: { rowKey: 18 } });
+  });
+
   it('keeps every state seen across a restart, and refuses a damaged store without touching it', async () => {
     const before = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     await desk.runtime.close();
