@@ -14,6 +14,7 @@ import { createUploadServices } from './upload';
 import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
+import { exportBulkFile } from './workspaces/exportBulkFile';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -156,6 +157,15 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     'workspace.open': ({ id }) => workspaces.open(id),
     'workspace.edit': ({ id, baseVersion, edits }) => workspaces.edit(id, baseVersion, edits),
     'workspace.summary': ({ id, counts, state }) => workspaces.summary(id, counts, state),
+    'workspace.exportBulkFile': async ({ id }) => {
+      const file = await exportBulkFile(await workspaces.read(id));
+      return {
+        fileName: file.fileName,
+        base64: file.bytes.toString('base64'),
+        donations: file.donations,
+        skipped: file.skipped,
+      };
+    },
     'workspace.delete': ({ id }) => workspaces.delete(id),
     'templates.list': () => templates.list(),
     'templates.save': ({ name, template }) => templates.save(name, template),
