@@ -121,4 +121,20 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByText('Corrected by a later upload.')).toBeVisible();
   // The refused file created no donation; the corrected one created all three, once.
   expect(await donationsAtService(bridge)).toBe(3);
+
+  // Sending the same rows again needs a yes for each row (or for all of them).
+  await page.goto(`${bridge.origin}/#/prepare`);
+  await page.getByRole('button', { name: 'refused (Sheet1)', exact: true }).click();
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  const again = page.getByRole('dialog', { name: 'Upload to the giving service' });
+  await expect(again).toContainText('3 rows already went out');
+  const rows = again.getByRole('group', { name: 'Rows sent before' }).getByRole('checkbox');
+  await expect(rows).toHaveCount(3);
+  await rows.nth(0).check();
+  await rows.nth(1).check();
+  await expect(again.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await rows.nth(2).check();
+  await expect(again.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await again.getByRole('button', { name: 'Cancel' }).click();
+  expect(await donationsAtService(bridge)).toBe(3);
 });

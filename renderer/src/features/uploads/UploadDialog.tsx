@@ -42,6 +42,8 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
   const [error, setError] = useState<string | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
+  /** Rows the person agreed to send again one by one; every flagged row needs a yes (or "all"). */
+  const [confirmed, setConfirmed] = useState<Set<number>>(() => new Set());
   const [progress, setProgress] = useState<EventPayload<'upload.progress'> | null>(null);
   const [sending, setSending] = useState(false);
 
@@ -68,7 +70,11 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
       : await desk['upload.start']({
           workspaceId,
           ...(skipInvalid ? { skipInvalid } : {}),
-          ...(confirmAll ? { confirmDuplicates: 'all' as const } : {}),
+          ...(confirmAll
+            ? { confirmDuplicates: 'all' as const }
+            : confirmed.size
+              ? { confirmDuplicates: [...confirmed] }
+              : {}),
         });
     setSending(false);
     if (!result.ok) return setError(result.error.message);
@@ -83,7 +89,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
     preview.valid === 0 ||
     preview.mappingProblems.length > 0 ||
     (preview.invalid > 0 && !skipInvalid) ||
-    (duplicates.length > 0 && !confirmAll && !resendIntentId);
+    (duplicates.length > 0 && !confirmAll && confirmed.size < duplicates.length && !resendIntentId);
 
   return (
     <Dialog
@@ -144,8 +150,36 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
                     control={
                       <Checkbox checked={confirmAll} onChange={(e) => setConfirmAll(e.target.checked)} />
                     }
-                    label="Yes, send these rows again"
+                    label="Yes, send all of these rows again"
                   />
+                  {!confirmAll && duplicates.length <= 200 && (
+                    <Stack
+                      sx={{ maxHeight: 180, overflowY: 'auto', pl: 1 }}
+                      role="group"
+                      aria-label="Rows sent before"
+                    >
+                      {duplicates.map((d) => (
+                        <FormControlLabel
+                          key={d.rowKey}
+                          control={
+                            <Checkbox
+                              size="small"
+                              checked={confirmed.has(d.rowKey)}
+                              onChange={(e) =>
+                                setConfirmed((previous) => {
+                                  const next = new Set(previous);
+                                  if (e.target.checked) next.add(d.rowKey);
+                                  else next.delete(d.rowKey);
+                                  return next;
+                                })
+                              }
+                            />
+                          }
+                          label={`Send row ${d.row ?? '(new)'} again (sent in ${d.intentId} on ${new Date(d.sentAt).toLocaleString()})`}
+                        />
+                      ))}
+                    </Stack>
+                  )}
                 </Alert>
               )}
             </>
