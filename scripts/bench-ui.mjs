@@ -131,7 +131,13 @@ try {
       const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
       self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0));
     }
-    console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${(v / 1000).toFixed(1)} ms ${k}`).join('\n'));
+    console.log(
+      [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25)
+        .map(([k, v]) => `${(v / 1000).toFixed(1)} ms ${k}`)
+        .join('\n'),
+    );
   }
   const fmt = (s) => `${s.toFixed(2)} s`;
   console.log(`UI import of a ${rowCount.toLocaleString('en')}-row, 14-column xlsx (Chromium, browser mode)`);
