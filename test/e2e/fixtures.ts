@@ -14,6 +14,61 @@ export const test = base.extend<{ bridge: BridgeProcess }>({
 
 export { expect };
 
+/**
+ * A bridge whose Offline sandbox runs its clock fast and whose app polls often, so a bulk job
+ * finishes in seconds.
+ */
+export const fastTest = base.extend<{ bridge: BridgeProcess }>({
+  // eslint-disable-next-line no-empty-pattern
+  bridge: async ({}, use) => {
+    const bridge = await startBridgeProcess(await newDataDir(), {
+      DONATION_DESK_OFFLINE_TIME_SCALE: '600',
+      DONATION_DESK_POLL_MIN_MS: '500',
+      DONATION_DESK_POLL_MAX_MS: '2000',
+    });
+    await use(bridge);
+    await bridge.stop();
+  },
+});
+
+/** The Prepare grid of the open workspace. */
+export const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });
+
+/** Clicks a grid cell by its text and types a new value over it, as a person would. */
+export async function retype(page: Page, text: string, value: string): Promise<void> {
+  await grid(page).getByRole('gridcell', { name: text, exact: true }).first().click();
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(value);
+  await page.keyboard.press('Enter');
+}
+
+/** The Offline sandbox's own address, from the app (its controls are not part of the service). */
+async function serviceBase(bridge: BridgeProcess): Promise<string> {
+  const info = await fetch(`${bridge.origin}/api/call/app.info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-desk-secret': bridge.secret },
+    body: '{}',
+  });
+  return ((await info.json()) as { value: { environment: { baseUrl: string } } }).value.environment.baseUrl;
+}
+
+/** How many donations the Offline sandbox holds. */
+export async function donationsAtService(bridge: BridgeProcess): Promise<number> {
+  const emulator = await fetch(`${await serviceBase(bridge)}/_emulator/info`);
+  return ((await emulator.json()) as { counts: { donations: number } }).counts.donations;
+}
+
+/** Moves the Offline sandbox's clock on. */
+export async function advanceServiceClock(bridge: BridgeProcess, seconds: number): Promise<void> {
+  const r = await fetch(`${await serviceBase(bridge)}/_emulator/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceSeconds: seconds }),
+  });
+  if (!r.ok) throw new Error(`The sandbox clock did not move: ${r.status}`);
+}
+
 /** Opens the app past the welcome page, on the Offline sandbox. */
 export async function openApp(page: Page, bridge: BridgeProcess, area = 'prepare'): Promise<void> {
   await page.goto(bridge.url);

@@ -1,10 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { test, expect, openApp, seriousViolations } from './fixtures';
+import { test, expect, openApp, seriousViolations, grid, retype } from './fixtures';
 import { startBridgeProcess } from './bridgeProcess';
 
-const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });
 const invalidCount = (page: Page) => page.getByTestId('summary-invalid');
 
 async function openSample(page: Page) {
@@ -15,15 +14,6 @@ async function openSample(page: Page) {
   expect(await seriousViolations(page), 'axe on the mapping step').toEqual([]);
   await page.getByRole('button', { name: 'Check every row' }).click();
   await expect(grid(page)).toBeVisible();
-}
-
-/** Clicks a grid cell by its text and types a new value over it. */
-async function retype(page: Page, text: string, value: string) {
-  await grid(page).getByRole('gridcell', { name: text, exact: true }).first().click();
-  await page.keyboard.press('F2');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(value);
-  await page.keyboard.press('Enter');
 }
 
 test('import the sample, fix cells, undo and redo, reopen after a crash, export', async ({

@@ -1,45 +1,11 @@
-import type { Page } from '@playwright/test';
-import { test as base, expect, openApp, seriousViolations } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
-
-const test = base.extend<{ bridge: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  bridge: async ({}, use) => {
-    const bridge = await startBridgeProcess(await newDataDir(), {
-      DONATION_DESK_OFFLINE_TIME_SCALE: '600',
-      DONATION_DESK_POLL_MIN_MS: '500',
-      DONATION_DESK_POLL_MAX_MS: '2000',
-    });
-    await use(bridge);
-    await bridge.stop();
-  },
-});
-
-const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });
-
-async function retype(page: Page, text: string, value: string) {
-  await grid(page).getByRole('gridcell', { name: text, exact: true }).first().click();
-  await page.keyboard.press('F2');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(value);
-  await page.keyboard.press('Enter');
-}
-
-/** Moves the Offline sandbox's clock on, through its own controls (not part of the service). */
-async function advanceServiceClock(bridge: BridgeProcess, seconds: number) {
-  const info = await fetch(`${bridge.origin}/api/call/app.info`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-desk-secret': bridge.secret },
-    body: '{}',
-  });
-  const { value } = (await info.json()) as { value: { environment: { baseUrl: string } } };
-  const r = await fetch(`${value.environment.baseUrl}/_emulator/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceSeconds: seconds }),
-  });
-  expect(r.ok).toBe(true);
-}
+import {
+  fastTest as test,
+  expect,
+  openApp,
+  seriousViolations,
+  retype,
+  advanceServiceClock,
+} from './fixtures';
 
 test('follow an upload to CLEARED, correct the declined donation, see the month reconcile', async ({
   page,

@@ -1,30 +1,13 @@
 import type { Page } from '@playwright/test';
-import { test as base, expect, openApp, seriousViolations } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
-
-// The Offline sandbox runs its clock fast here and the app polls often, so a bulk job finishes in seconds.
-const test = base.extend<{ bridge: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  bridge: async ({}, use) => {
-    const bridge = await startBridgeProcess(await newDataDir(), {
-      DONATION_DESK_OFFLINE_TIME_SCALE: '600',
-      DONATION_DESK_POLL_MIN_MS: '500',
-      DONATION_DESK_POLL_MAX_MS: '2000',
-    });
-    await use(bridge);
-    await bridge.stop();
-  },
-});
-
-const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });
-
-async function retype(page: Page, text: string, value: string) {
-  await grid(page).getByRole('gridcell', { name: text, exact: true }).first().click();
-  await page.keyboard.press('F2');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(value);
-  await page.keyboard.press('Enter');
-}
+import {
+  fastTest as test,
+  expect,
+  openApp,
+  seriousViolations,
+  grid,
+  retype,
+  donationsAtService,
+} from './fixtures';
 
 async function importCsv(page: Page, name: string, lines: string[]) {
   await page
@@ -33,18 +16,6 @@ async function importCsv(page: Page, name: string, lines: string[]) {
   await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
   await page.getByRole('button', { name: 'Check every row' }).click();
   await expect(grid(page)).toBeVisible();
-}
-
-/** How many donations the Offline sandbox holds, from its own controls (not part of the service). */
-async function donationsAtService(bridge: BridgeProcess): Promise<number> {
-  const info = await fetch(`${bridge.origin}/api/call/app.info`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-desk-secret': bridge.secret },
-    body: '{}',
-  });
-  const { value } = (await info.json()) as { value: { environment: { baseUrl: string } } };
-  const emulator = await fetch(`${value.environment.baseUrl}/_emulator/info`);
-  return ((await emulator.json()) as { counts: { donations: number } }).counts.donations;
 }
 
 test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED', async ({
