@@ -16,7 +16,8 @@ runCli(process.argv.slice(2), {
   root,
   version: packageVersion(root),
 }).then(
-  (code) => process.exit(code),
+  // Exit once everything written has been handed to the pipe (stdout to a pipe is asynchronous on macOS).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(2);

@@ -26,29 +26,31 @@ function check(input: SheetInput): WorkspaceCheck {
   return checkWorkspace(FILE_ID, input.sheet.headers, mapping, rows);
 }
 
-function issuesOf(input: SheetInput, result: WorkspaceCheck) {
-  const issues: {
-    severity: 'error' | 'warning';
-    row: number;
-    column: string | null;
-    field: string;
-    code: string;
-    message: string;
-  }[] = [];
+interface CliIssue {
+  severity: 'error' | 'warning';
+  row: number;
+  column: string | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
+function* issuesOf(input: SheetInput, result: WorkspaceCheck): Generator<CliIssue> {
   const rowNumber = (i: number) => input.sheet.rows[i]?.rowNumber ?? i + 1;
-  result.results.forEach((r, i) => {
+  for (let i = 0; i < result.results.length; i++) {
+    const r = result.results[i];
+    if (!r) continue;
     for (const issue of [...r.issues, ...(result.fileIssues.get(i) ?? [])]) {
-      issues.push({
+      yield {
         severity: issue.severity,
         row: rowNumber(i),
         column: issue.column ?? null,
         field: issue.field,
         code: issue.code,
         message: issue.message,
-      });
+      };
     }
-  });
-  return issues;
+  }
 }
 
 function parse(
@@ -87,24 +89,26 @@ with row the spreadsheet's own row number and amount in minor units.`,
     const result = check(input);
     const issues = issuesOf(input, result);
     if (ctx.json) {
-      ctx.io.out(
-        JSON.stringify(
-          {
-            file: input.fileName,
-            sheet: input.sheet.sheet,
-            headerRow: input.sheet.headerRow,
-            counts: result.counts,
-            issues,
-            totals: result.totals.map((t) => ({
-              currencyCode: t.currencyCode,
-              count: t.count,
-              amount: t.amount,
-            })),
-          },
-          null,
-          2,
-        ),
-      );
+      // Written piece by piece: a 500,000-row sheet can have hundreds of thousands of issues, and one
+      // JSON string of them all would double the memory the check itself needs.
+      const head = JSON.stringify({
+        file: input.fileName,
+        sheet: input.sheet.sheet,
+        headerRow: input.sheet.headerRow,
+        counts: result.counts,
+      });
+      ctx.io.out(`${head.slice(0, -1)},"issues":[`);
+      let first = true;
+      for (const issue of issues) {
+        ctx.io.out(`${first ? '' : ','}${JSON.stringify(issue)}`);
+        first = false;
+      }
+      const totals = result.totals.map((t) => ({
+        currencyCode: t.currencyCode,
+        count: t.count,
+        amount: t.amount,
+      }));
+      ctx.io.out(`],"totals":${JSON.stringify(totals)}}`);
     } else {
       ctx.io.out(`${input.fileName} · ${input.sheet.sheet} · headers in row ${input.sheet.headerRow}`);
       if (input.suggested) ctx.io.out('Columns matched automatically (give --mapping to fix the choice).');
