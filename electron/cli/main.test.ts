@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT, registerCommand, runCli } from './main';
+import { EXIT, commandArgs, registerCommand, runCli } from './main';
 
 function io() {
   const out: string[] = [];
@@ -26,7 +26,26 @@ registerCommand('echo-args', {
   },
 });
 
+registerCommand('strict-args', {
+  summary: 'Test command with one option and no positionals.',
+  usage: '',
+  async run(ctx) {
+    commandArgs(ctx, { out: { type: 'string' } }, false);
+    return EXIT.ok;
+  },
+});
+
 describe('donation-desk global options', () => {
+  it('turns a mistake in a command’s own options into exit 2 with the reason', async () => {
+    const unknown = io();
+    expect(await runCli(['strict-args', '--nope'], unknown.io)).toBe(EXIT.usage);
+    expect(unknown.err.join('')).toMatch(/--nope.*donation-desk strict-args --help/);
+    const positional = io();
+    expect(await runCli(['strict-args', 'extra'], positional.io)).toBe(EXIT.usage);
+    expect(positional.err.join('')).toMatch(/Unexpected argument 'extra'/);
+    expect(await runCli(['strict-args', '--out', 'x.xlsx'], io().io)).toBe(EXIT.ok);
+  });
+
   it('prints the version and the help with every command and the exit codes', async () => {
     const v = io();
     expect(await runCli(['--version'], v.io)).toBe(EXIT.ok);

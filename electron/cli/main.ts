@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { startDesk, type DeskRuntime } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
 import { DeskFailure } from '../../shared/result';
@@ -35,6 +37,29 @@ export interface CliCommand {
   summary: string;
   usage: string;
   run(ctx: CliContext): Promise<number>;
+}
+
+/**
+ * A command's own options, parsed strictly. A mistake in them (an unknown option, a missing value)
+ * is reported by runCli with exit code 2, so commands need no handling of their own.
+ */
+export function commandArgs<const T extends ParseArgsOptionsConfig>(
+  ctx: CliContext,
+  options: T,
+  allowPositionals = true,
+) {
+  const parsed = parseArgs({ args: ctx.args, options, allowPositionals: true, strict: true });
+  if (!allowPositionals && parsed.positionals.length > 0) {
+    throw Object.assign(new TypeError(`Unexpected argument '${parsed.positionals[0]}'.`), {
+      code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
+    });
+  }
+  return parsed;
+}
+
+function isArgumentError(e: unknown): e is Error {
+  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
 const commands = new Map<string, CliCommand>();
@@ -145,6 +170,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(ctx);
   } catch (e) {
+    if (isArgumentError(e)) {
+      io.err(`${e.message} See donation-desk ${name} --help.`);
+      return EXIT.usage;
+    }
     if (e instanceof DeskFailure) {
       io.err(e.message);
       return ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'].includes(e.code)

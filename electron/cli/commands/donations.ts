@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import * as XLSX from 'xlsx';
 import type { EventName, EventPayload } from '../../../shared/contract';
 import { donationStatusSchema, type DonationView } from '../../../shared/contract/reconcileChannels';
 import { neutraliseCell } from '../../../shared/export/neutraliseCell';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, registerCommand } from '../main';
+import { EXIT, commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk donations [--bulk ID]... [--status STATUS] [--page-size N] [--out FILE.xlsx] [--json]
 
@@ -87,23 +86,16 @@ registerCommand('donations', {
   summary: 'List the donations of the uploads (every page), with their states and source rows.',
   usage: USAGE,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: ctx.args,
-        options: {
-          bulk: { type: 'string', multiple: true },
-          status: { type: 'string' },
-          'page-size': { type: 'string' },
-          out: { type: 'string' },
-        },
-        allowPositionals: false,
-        strict: true,
-      });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(
+      ctx,
+      {
+        bulk: { type: 'string', multiple: true },
+        status: { type: 'string' },
+        'page-size': { type: 'string' },
+        out: { type: 'string' },
+      },
+      false,
+    );
     const { values } = parsed;
     const status =
       values.status === undefined ? undefined : donationStatusSchema.safeParse(values.status.toUpperCase());

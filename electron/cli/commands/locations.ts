@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { dispatch } from '../../../shared/contract';
 import type { BatchOutcome } from '../../../shared/contract/locationChannels';
 import {
@@ -12,7 +11,7 @@ import {
   validateLocationRows,
 } from '../../../shared/locations';
 import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
-import { EXIT, registerCommand } from '../main';
+import { EXIT, commandArgs, registerCommand } from '../main';
 
 /*
  * Exit codes of `locations import`: 0 every row applied; 1 some rows have problems (found locally or
@@ -53,18 +52,7 @@ registerCommand('locations', {
   summary: 'Import locations (with tags and contacts) from a spreadsheet.',
   usage: USAGE,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: ctx.args,
-        options: { mapping: { type: 'string' }, 'all-or-nothing': { type: 'boolean' } },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, { mapping: { type: 'string' }, 'all-or-nothing': { type: 'boolean' } });
     const [sub, file, ...extra] = parsed.positionals;
     if (sub !== 'import' || !file || extra.length) {
       ctx.io.err(`Usage: ${USAGE.split('\n')[0]}`);

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import * as XLSX from 'xlsx';
 import { channels } from '../../../shared/contract';
 import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
 import { neutraliseCell } from '../../../shared/export/neutraliseCell';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, registerCommand } from '../main';
+import { EXIT, commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk report --month YYYY-MM [--out FILE.xlsx] [--cached] [--json]
 
@@ -95,18 +94,11 @@ registerCommand('report', {
   summary: 'The month-end report of the uploads of a month, with control totals per currency.',
   usage: USAGE,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: ctx.args,
-        options: { month: { type: 'string' }, out: { type: 'string' }, cached: { type: 'boolean' } },
-        allowPositionals: false,
-        strict: true,
-      });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(
+      ctx,
+      { month: { type: 'string' }, out: { type: 'string' }, cached: { type: 'boolean' } },
+      false,
+    );
     const { values } = parsed;
     const request = channels['donations.report'].request.safeParse({
       month: values.month ?? '',

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { dispatch } from '../../../shared/contract';
 import { donationPageUrl, pageLocale, type GivingOpportunity } from '../../../shared/contract/searchChannels';
-import { EXIT, registerCommand } from '../main';
+import { EXIT, commandArgs, registerCommand } from '../main';
 
 /*
  * Exit codes: 0 results found; 1 the search found nothing; 2 bad arguments (no query, coordinates out
@@ -68,18 +67,7 @@ registerCommand('search', {
 
 Exit codes: 0 results found; 1 nothing found; 2 bad arguments; 3 the service could not be reached or refused access.`,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: ctx.args,
-        options: { near: { type: 'string' }, autocorrect: { type: 'boolean' } },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, { near: { type: 'string' }, autocorrect: { type: 'boolean' } });
     const q = parsed.positionals.join(' ').trim();
     if (!q) {
       ctx.io.err('Give a topic to search for: donation-desk search QUERY.');

@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import * as XLSX from 'xlsx';
 import type { ChannelInput, ChannelName, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadErrors, UploadView } from '../../../shared/contract/uploadChannels';
 import { neutraliseCell } from '../../../shared/export/neutraliseCell';
-import { DEFAULT_REFERENCE_KEY, parseMappingTemplate, suggestMapping } from '../../../shared/mapping';
-import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
+import { DEFAULT_REFERENCE_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, registerCommand, type CliContext } from '../main';
+import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { readSheetInput } from '../sheetInput';
 
 /*
  * Exit codes of upload, status, errors and resume: 0 done (PROCESSED, or sent when not waiting);
@@ -52,10 +50,6 @@ async function call<C extends ChannelName>(
     c: { transport: 'cli' },
   ) => Promise<ChannelResponse<C>> | ChannelResponse<C>;
   return handler(input, { transport: 'cli' });
-}
-
-function options<T extends Record<string, { type: 'string' | 'boolean' }>>(ctx: CliContext, spec: T) {
-  return parseArgs({ args: ctx.args, options: spec, allowPositionals: true, strict: true });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -143,60 +137,19 @@ unless --skip-invalid; rows already sent before stop it unless --confirm-duplica
 Exit codes: 0 sent (with --wait: processed); 1 invalid rows, rows already sent, or the upload ended in
 ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not be reached or refused.`,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = options(ctx, {
-        mapping: { type: 'string' },
-        sheet: { type: 'string' },
-        wait: { type: 'boolean' },
-        'skip-invalid': { type: 'boolean' },
-        'confirm-duplicates': { type: 'boolean' },
-      });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, {
+      mapping: { type: 'string' },
+      sheet: { type: 'string' },
+      wait: { type: 'boolean' },
+      'skip-invalid': { type: 'boolean' },
+      'confirm-duplicates': { type: 'boolean' },
+    });
     const file = parsed.positionals[0];
     if (!file) {
       ctx.io.err('Name the spreadsheet to upload: donation-desk upload FILE');
       return EXIT.usage;
     }
-    const bytes = await readFile(resolve(file)).catch(() => null);
-    if (!bytes) {
-      ctx.io.err(`Cannot read ${file}. Check the name and that you may read it.`);
-      return EXIT.usage;
-    }
-    let template = null;
-    if (parsed.values.mapping) {
-      const text = await readFile(resolve(parsed.values.mapping), 'utf8').catch(() => null);
-      const result =
-        text === null
-          ? { ok: false as const, message: `Cannot read ${parsed.values.mapping}.` }
-          : parseMappingTemplate(text);
-      if (!result.ok) {
-        ctx.io.err(result.message);
-        return EXIT.usage;
-      }
-      template = result.template;
-    }
-    let sheet;
-    try {
-      sheet = await readSpreadsheet(new Uint8Array(bytes), basename(file), {
-        ...((parsed.values.sheet ?? template?.sheet)
-          ? { sheet: parsed.values.sheet ?? template?.sheet }
-          : {}),
-        ...(template?.headerRow ? { headerRow: template.headerRow } : {}),
-      });
-    } catch (e) {
-      if (e instanceof SpreadsheetReadError) {
-        ctx.io.err(e.message);
-        return EXIT.usage;
-      }
-      throw e;
-    }
-    template ??= suggestMapping(sheet.headers, {
-      samples: sheet.rows.slice(0, 50).map((r) => r.cells),
-    }).template;
+    const { sheet, template } = await readSheetInput(file, parsed.values.mapping, parsed.values.sheet);
     const desk = await ctx.runtime();
     const workspace = await desk.workspaces.create({
       name: basename(file),
@@ -246,13 +199,7 @@ registerCommand('status', {
   usage: `donation-desk status INTENT_ID [--wait] [--json]
 Exit codes: 0 fine so far (with --wait: PROCESSED); 1 ERROR; 2 unknown intent; 3 the service could not be reached.`,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = options(ctx, { wait: { type: 'boolean' } });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const id = parsed.positionals[0];
     if (!id) {
       ctx.io.err('Name the bulk intent: donation-desk status INTENT_ID');
@@ -326,13 +273,7 @@ registerCommand('errors', {
 with "row" the source spreadsheet's row number (null for an error about the whole file).
 Exit codes: 1 errors were listed; 0 none; 2 unknown intent or not in ERROR; 3 the service could not be reached.`,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = options(ctx, { out: { type: 'string' } });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, { out: { type: 'string' } });
     const id = parsed.positionals[0];
     if (!id) {
       ctx.io.err('Name the bulk intent: donation-desk errors INTENT_ID');
@@ -368,13 +309,7 @@ registerCommand('resume', {
   usage: `donation-desk resume [--wait] [--json]
 Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR; 3 the service could not be reached.`,
   async run(ctx) {
-    let parsed;
-    try {
-      parsed = options(ctx, { wait: { type: 'boolean' } });
-    } catch (e) {
-      ctx.io.err(e instanceof Error ? e.message : String(e));
-      return EXIT.usage;
-    }
+    const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const desk = await ctx.runtime();
     const uploads = parsed.values.wait
       ? await waitForUploads(ctx, desk, null)

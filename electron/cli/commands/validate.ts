@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -9,7 +8,7 @@ import { serializeBulkFile } from '../../../shared/bulk-file';
 import type { DonationAttributes } from '../../../shared/donation';
 import { DeskFailure } from '../../../shared/result';
 import { checkWorkspace, workspaceMappingSchema, type WorkspaceCheck } from '../../../shared/workspace';
-import { EXIT, registerCommand, type CliContext } from '../main';
+import { EXIT, commandArgs, registerCommand } from '../main';
 import { readSheetInput, type SheetInput } from '../sheetInput';
 
 /** A file checked on its own has no workspace; its id only names the (unused) reference pair. */
@@ -53,22 +52,6 @@ function* issuesOf(input: SheetInput, result: WorkspaceCheck): Generator<CliIssu
   }
 }
 
-function parse(
-  ctx: CliContext,
-  extra: Record<string, { type: 'string' | 'boolean' }> = {},
-): { positionals: string[]; values: Record<string, string | boolean | undefined> } {
-  try {
-    return parseArgs({
-      args: ctx.args,
-      options: { mapping: { type: 'string' }, sheet: { type: 'string' }, ...extra },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new DeskFailure('USAGE', e instanceof Error ? e.message : String(e));
-  }
-}
-
 registerCommand('validate', {
   summary: 'Check every row of a spreadsheet against the service’s rules, offline.',
   usage: `donation-desk validate FILE [--mapping M.json] [--sheet NAME] [--json]
@@ -78,14 +61,10 @@ Exit codes: 0 every row is valid; 1 some rows are not; 2 the file or arguments c
 "issues":[{"severity","row","column","field","code","message"}],"totals":[{"currencyCode","count","amount"}]}
 with row the spreadsheet's own row number and amount in minor units.`,
   async run(ctx) {
-    const args = parse(ctx);
+    const args = commandArgs(ctx, { mapping: { type: 'string' }, sheet: { type: 'string' } });
     const file = args.positionals[0];
     if (!file) throw new DeskFailure('USAGE', 'Name the spreadsheet to check: donation-desk validate FILE');
-    const input = await readSheetInput(
-      file,
-      args.values.mapping as string | undefined,
-      args.values.sheet as string | undefined,
-    );
+    const input = await readSheetInput(file, args.values.mapping, args.values.sheet);
     const result = check(input);
     const issues = issuesOf(input, result);
     if (ctx.json) {
@@ -133,15 +112,16 @@ registerCommand('build', {
 Refuses while invalid rows remain, unless --skip-invalid, which lists the rows it left out.
 Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or arguments cannot be used.`,
   async run(ctx) {
-    const args = parse(ctx, { out: { type: 'string' }, 'skip-invalid': { type: 'boolean' } });
+    const args = commandArgs(ctx, {
+      mapping: { type: 'string' },
+      sheet: { type: 'string' },
+      out: { type: 'string' },
+      'skip-invalid': { type: 'boolean' },
+    });
     const file = args.positionals[0];
-    const out = args.values.out as string | undefined;
+    const out = args.values.out;
     if (!file || !out) throw new DeskFailure('USAGE', 'Usage: donation-desk build FILE --out bulk.json.gz');
-    const input = await readSheetInput(
-      file,
-      args.values.mapping as string | undefined,
-      args.values.sheet as string | undefined,
-    );
+    const input = await readSheetInput(file, args.values.mapping, args.values.sheet);
     const result = check(input);
     const invalidRows = result.results.flatMap((r, i) =>
       r.ok ? [] : [input.sheet.rows[i]?.rowNumber ?? i + 1],
