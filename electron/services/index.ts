@@ -76,17 +76,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const events = new EventBus();
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'));
   const templates = new TemplateStore(platform.dataDir);
-  const upload = createUploadServices({
-    dataDir: platform.dataDir,
-    environments,
-    workspaces,
-    events,
-    platform,
-    ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
-  });
   const fetchOption = options.fetchImpl ? { fetchImpl: options.fetchImpl } : {};
-  const search = createSearchServices({ environments, ...fetchOption });
-  const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
   // Open donations are refreshed every few minutes in the app; a CLI run only reads on demand.
   const reconcileEvery =
     Number(env.DONATION_DESK_RECONCILE_POLL_MS) || (platform.mode === 'cli' ? 0 : 5 * 60_000);
@@ -95,8 +85,20 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     environments,
     events,
     backgroundMs: reconcileEvery,
+    createWorkspace: (input) => workspaces.create(input),
     ...fetchOption,
   });
+  const upload = createUploadServices({
+    dataDir: platform.dataDir,
+    environments,
+    workspaces,
+    events,
+    platform,
+    checkReplacements: reconcile.checkReplacements,
+    ...fetchOption,
+  });
+  const search = createSearchServices({ environments, ...fetchOption });
+  const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
   const services: Services = {
     'app.info': async () => ({

@@ -72,6 +72,18 @@ export const donationViewSchema = z.object({
   resolution: resolutionSchema.nullable(),
   /** For a replacement: the declined donation it corrects. */
   replaces: z.string().nullable(),
+  /**
+   * For an open declined donation: the upload (a corrections workspace sent as a bulk file) that is
+   * carrying its replacement now; null when none is.
+   */
+  inUpload: z
+    .object({
+      uploadId: z.string(),
+      workspaceId: z.string(),
+      workspaceName: z.string(),
+      createdAt: z.string(),
+    })
+    .nullable(),
 });
 export type DonationView = z.infer<typeof donationViewSchema>;
 
@@ -211,6 +223,38 @@ export const reconcileChannels = {
       })
       .strict(),
     response: z.object({ declined: donationViewSchema, replacement: donationViewSchema }),
+  },
+  /**
+   * Puts open declined donations into a new Prepare workspace (one row each, every attribute in its
+   * own column, the decline's reasons beside them, the declined id as metadata ddReplaces), to be
+   * fixed with the grid's tools and sent together as one bulk file through the usual upload.
+   */
+  'donations.fixInGrid': {
+    request: z.object({ donationIds: z.array(z.string().min(1).max(200)).min(1).max(10_000) }).strict(),
+    response: z.object({ workspaceId: z.string(), name: z.string(), rows: z.number().int().nonnegative() }),
+  },
+  /**
+   * Creates one donation (POST /donations) from the single-donation form, checked by main with the
+   * same rules as a row. `clientRef` is chosen by the form once: sending the same form again returns
+   * the donation already made, and after an answer that never came it needs confirmRetry.
+   */
+  'donations.create': {
+    request: z
+      .object({
+        clientRef: z.string().uuid(),
+        form: z
+          .object({
+            fields: z.record(z.string(), z.string().max(2_000)),
+            metadata: z
+              .array(z.object({ key: z.string().max(200), value: z.string().max(2_000) }).strict())
+              .max(200),
+          })
+          .strict(),
+        numberStyle: z.enum(['dot-decimal', 'comma-decimal']).optional(),
+        confirmRetry: z.boolean().optional(),
+      })
+      .strict(),
+    response: z.object({ donation: donationViewSchema, created: z.boolean() }),
   },
   /** Closes a declined donation without a replacement, with the reason recorded. */
   'donations.dismiss': {

@@ -104,4 +104,31 @@ export const searchChannels = {
       .strict(),
     response: z.object({ recipientId: z.string(), label: z.string() }),
   },
+  /** Type-ahead for the recipient field (GET /autocomplete/causes); available false where the service has none. */
+  'causes.autocomplete': {
+    request: z.object({ q: z.string().trim().min(1).max(200) }).strict(),
+    response: z.object({
+      available: z.boolean(),
+      causes: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          city: z.string().nullable(),
+          country: z.string().nullable(),
+        }),
+      ),
+    }),
+  },
+  /**
+   * Checks a recipient id with GET /causes/{id}: found (with its name, and the project for a
+   * cause/project pair), unknown, or not checkable (a portfolio, or a service without the endpoint).
+   */
+  'causes.check': {
+    request: z.object({ recipientId: z.string().trim().min(1).max(200) }).strict(),
+    response: z.object({
+      status: z.enum(['found', 'unknown', 'unknown-project', 'not-checked']),
+      label: z.string().nullable(),
+      message: z.string(),
+    }),
+  },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

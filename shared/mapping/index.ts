@@ -54,6 +54,15 @@ export {
   type MappedRow,
 } from './applyMapping';
 /** The workspace/row reference metadata pair. */
-export { DEFAULT_REFERENCE_KEY, makeReference, parseReference, type ReferencePair } from './reference';
+export {
+  DEFAULT_REFERENCE_KEY,
+  REPLACES_KEY,
+  SINGLE_KEY,
+  makeReference,
+  parseReference,
+  type ReferencePair,
+} from './reference';
+/** One donation typed into a form, checked by the same rules as a row. */
+export { checkSingleDonation, type SingleDonationForm, type SingleDonationCheck } from './singleDonation';
 /** A cell as text, the way text attributes read it. */
 export { cellText } from './cellText';

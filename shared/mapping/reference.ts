@@ -6,6 +6,18 @@
  */
 export const DEFAULT_REFERENCE_KEY = 'ddRef';
 
+/**
+ * Metadata key carrying, on a corrected donation, the id of the declined donation it replaces: the
+ * link then lives at the service too, whether the correction went one by one or in a bulk file.
+ */
+export const REPLACES_KEY = 'ddReplaces';
+
+/**
+ * Metadata key carrying a single donation's own id from this app (a UUID chosen before it is sent),
+ * so a donation whose answer was lost can be recognised in a listing.
+ */
+export const SINGLE_KEY = 'ddSingle';
+
 export interface ReferencePair {
   key: string;
   value: string;

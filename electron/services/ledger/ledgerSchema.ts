@@ -34,6 +34,11 @@ export const ledgerGroupSchema = z.object({
   parts: z.array(ledgerPartSchema),
   /** The failed intent (service id) this upload corrects. */
   corrects: z.string().nullable(),
+  /**
+   * Rows that correct a declined donation (metadata ddReplaces): the ledger's link from each declined
+   * donation to the row, and so to the donation, that replaces it. Empty for ordinary uploads.
+   */
+  replaces: z.array(z.object({ rowKey: z.number().int(), donationId: z.string() })).default([]),
   /** Set when sending gave up for good (the upload host refused the file); a restart does not retry it. */
   stopped: z.object({ at: z.string(), reason: z.string() }).nullable(),
 });

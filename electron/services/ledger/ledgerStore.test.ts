@@ -36,6 +36,7 @@ export function group(id: string, rowKeys: number[], fingerprints: string[]): Le
       },
     ],
     corrects: null,
+    replaces: [],
     stopped: null,
   };
 }

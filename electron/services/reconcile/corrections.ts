@@ -1,16 +1,10 @@
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { ChannelInput } from '../../../shared/contract';
 import { validateDonation } from '../../../shared/donation';
-import { DEFAULT_REFERENCE_KEY } from '../../../shared/mapping';
+import { DEFAULT_REFERENCE_KEY, REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import type { ServiceClient } from '../api/serviceClient';
 import type { DonationStore, StoredDonation } from './donationStore';
-
-/**
- * Metadata key carrying the declined donation's id on its replacement: the link then lives at the
- * service too, so it can be found again even if this computer's store is lost.
- */
-export const REPLACES_KEY = 'ddReplaces';
 
 /** Failures of POST /donations that prove the service created nothing (see ServiceClient). */
 const REFUSED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);

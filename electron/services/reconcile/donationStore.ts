@@ -25,10 +25,19 @@ const storedDonationSchema = z.object({
 });
 export type StoredDonation = z.infer<typeof storedDonationSchema>;
 
+/** A single donation from the form: written before the POST, its id added once the service answers. */
+const singleAttemptSchema = z.object({
+  clientRef: z.string(),
+  at: z.string(),
+  donationId: z.string().nullable(),
+});
+export type SingleAttempt = z.infer<typeof singleAttemptSchema>;
+
 const storeFileSchema = z.object({
   version: z.literal(1),
   lastRefreshAt: z.string().nullable(),
   donations: z.array(storedDonationSchema),
+  singles: z.array(singleAttemptSchema).default([]),
 });
 
 export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
@@ -40,6 +49,7 @@ export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
  */
 export class DonationStore {
   private readonly donations = new Map<string, StoredDonation>();
+  private readonly singles = new Map<string, SingleAttempt>();
   private lastRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -68,6 +78,7 @@ export class DonationStore {
       }
       store.lastRefresh = parsed.data.lastRefreshAt;
       for (const d of parsed.data.donations) store.donations.set(d.resource.id, d);
+      for (const a of parsed.data.singles) store.singles.set(a.clientRef, a);
     }
     return store;
   }
@@ -131,6 +142,19 @@ export class DonationStore {
     return next;
   }
 
+  single(clientRef: string): SingleAttempt | undefined {
+    return this.singles.get(clientRef);
+  }
+
+  /** Notes a single donation about to be sent, or the id the service gave it. */
+  putSingle(attempt: SingleAttempt): void {
+    this.singles.set(attempt.clientRef, attempt);
+  }
+
+  dropSingle(clientRef: string): void {
+    this.singles.delete(clientRef);
+  }
+
   markRefreshed(at: string): void {
     this.lastRefresh = at;
   }
@@ -139,7 +163,12 @@ export class DonationStore {
   save(): Promise<void> {
     const run = async (): Promise<void> => {
       await mkdir(dirname(this.path), { recursive: true });
-      const file = { version: 1, lastRefreshAt: this.lastRefresh, donations: this.all() };
+      const file = {
+        version: 1,
+        lastRefreshAt: this.lastRefresh,
+        donations: this.all(),
+        singles: [...this.singles.values()],
+      };
       await writeFileAtomic(this.path, JSON.stringify(file));
     };
     const next = this.queue.then(run, run);

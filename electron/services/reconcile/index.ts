@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
+import { REPLACES_KEY } from '../../../shared/mapping';
+import type { WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
+import type { CheckReplacements } from '../upload/context';
 import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
 import type { Environments } from '../environments';
@@ -9,6 +12,8 @@ import type { EventBus } from '../eventBus';
 import { DonationStore, FINAL_DONATION_STATES, type StoredDonation } from './donationStore';
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
+import { createSingleDonation } from './singleDonation';
+import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
@@ -18,6 +23,8 @@ type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
 
 export interface ReconcileServices {
   handlers: { [C in ReconcileChannel]: Handler<C> };
+  /** The upload's check of rows that replace declined donations (see UploadContext.checkReplacements). */
+  checkReplacements: CheckReplacements;
   /** Stops the background refresh and waits for one in flight. */
   close(): Promise<void>;
 }
@@ -31,6 +38,14 @@ export interface ReconcileDeps {
   now?: () => number;
   /** Refresh open donations in the background this often; 0 or absent: only on demand. */
   backgroundMs?: number;
+  /** Makes a Prepare workspace (corrections of declined donations are fixed and sent from one). */
+  createWorkspace?: (input: {
+    name: string;
+    source: WorkspaceSource;
+    headers: string[];
+    rows: WorkspaceRow[];
+    mapping: Record<string, unknown> | null;
+  }) => Promise<{ id: string }>;
 }
 
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
@@ -38,6 +53,23 @@ const DEFAULT_PAGE_SIZE = 250;
 const SAVE_EVERY_MS = 2_000;
 
 type ListResult = ChannelResponse<'donations.list'>;
+
+/** The declined donation a listed one says it replaces, when this app has it as declined. */
+function replacedBy(store: DonationStore, id: string | undefined): string | null {
+  if (!id) return null;
+  const declined = store.get(id);
+  return declined?.resource.attributes.state.processingStatus === 'DECLINED' ? id : null;
+}
+
+function refuseIfInUpload(inUploads: Map<string, InUpload>, donationId: string): void {
+  const upload = inUploads.get(donationId);
+  if (upload) {
+    throw new DeskFailure(
+      'IN_UPLOAD',
+      `Donation ${donationId} is being replaced by the upload of “${upload.workspaceName}” (${upload.createdAt.slice(0, 10)}); follow that upload in Uploads.`,
+    );
+  }
+}
 
 /**
  * Reconciliation: the donations the uploads created, read page by page from the service, tied back
@@ -99,7 +131,17 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
               const at = new Date(now()).toISOString();
               for (const resource of page) {
                 const known = store.get(resource.id);
-                store.record(resource, known?.row ?? matcher.match(resource), at);
+                const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
+                store.record(
+                  resource,
+                  known?.row ?? matcher.match(resource),
+                  at,
+                  replaces ? { replaces } : {},
+                );
+                // A correction sent in a bulk file closes its declined donation once it is seen.
+                if (replaces && store.get(replaces)?.resolution?.kind !== 'replaced') {
+                  store.resolve(replaces, { kind: 'replaced', at, replacementId: resource.id });
+                }
               }
               read += page.length;
               pages++;
@@ -151,21 +193,28 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   const listing = (
     store: DonationStore,
-    filter: { bulkIds: string[] | null; status?: string },
+    filter: { bulkIds: string[] | null; status?: string; singles?: boolean },
     pages: number,
+    inUploads: Map<string, InUpload>,
   ): ListResult => {
     const bulkSet = filter.bulkIds ? new Set(filter.bulkIds) : null;
     const all = store.all();
     const ofBulks = new Set(
       all
-        .filter((d) => !bulkSet || bulkSet.has(d.resource.attributes.bulkId ?? ''))
+        .filter(
+          (d) =>
+            !bulkSet ||
+            bulkSet.has(d.resource.attributes.bulkId ?? '') ||
+            // Donations made one at a time from the form belong to no bulk but to this app's list.
+            (filter.singles === true && !d.resource.attributes.bulkId && d.replaces === null),
+        )
         .map((d) => d.resource.id),
     );
     // A correction belongs to no bulk, but it is part of the story of the bulk whose donation it replaces.
     const donations = all
       .filter((d) => ofBulks.has(d.resource.id) || (d.replaces !== null && ofBulks.has(d.replaces)))
       .filter((d) => !filter.status || d.resource.attributes.state.processingStatus === filter.status)
-      .map(donationView);
+      .map((d) => donationView(d, inUploads));
     return { donations, lastRefreshAt: store.lastRefreshAt(), pages };
   };
 
@@ -176,15 +225,17 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     const everything = input.bulkIds !== undefined && input.bulkIds.length === 0;
     const filter = {
       bulkIds: everything ? null : bulkIds,
+      singles: input.bulkIds === undefined,
       ...(input.status ? { status: input.status } : {}),
     };
-    if (input.cached) return listing(store, filter, 0);
+    const inUploads = replacementsInUploads(ledger, environment);
+    if (input.cached) return listing(store, filter, 0, inUploads);
     const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
       ...(input.status ? { status: input.status } : {}),
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
     });
-    return listing(store, filter, pages);
+    return listing(store, filter, pages, replacementsInUploads(await readLedgerView(ledgerDir), environment));
   };
 
   /** What a refresh must read: bulks with donations not yet final or never listed, and open single donations. */
@@ -225,7 +276,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
     });
     // The store holds only this environment's donations: all of them are the answer.
-    return listing(store, { bulkIds: null }, pages);
+    const after = await readLedgerView(ledgerDir);
+    return listing(store, { bulkIds: null }, pages, replacementsInUploads(after, environment));
   };
 
   let closed = false;
@@ -256,6 +308,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   schedule();
 
   return {
+    checkReplacements: async (rows) => {
+      const { store, ledger, environment } = await context();
+      checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
+    },
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
@@ -271,14 +327,60 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         return { cancelled: controller !== undefined };
       },
       'donations.correct': async (input) => {
-        const { store } = await context();
+        const { store, ledger, environment } = await context();
+        const inUploads = replacementsInUploads(ledger, environment);
+        refuseIfInUpload(inUploads, input.donationId);
         const { declined, replacement } = await correctDeclined(client, store, input, () =>
           new Date(now()).toISOString(),
         );
-        return { declined: donationView(declined), replacement: donationView(replacement) };
+        return {
+          declined: donationView(declined, inUploads),
+          replacement: donationView(replacement, inUploads),
+        };
+      },
+      'donations.fixInGrid': async ({ donationIds }) => {
+        if (!deps.createWorkspace) {
+          throw new DeskFailure('UNAVAILABLE', 'Fixing in a grid needs the Prepare workspaces.');
+        }
+        const { store, ledger, environment } = await context();
+        const ids = [...new Set(donationIds)];
+        // The same rules as the upload applies: only open declined donations in no other upload.
+        checkReplacementRows(
+          ids.map((donationId, i) => ({ rowKey: i, rowNumber: i + 2, donationId })),
+          (id) => store.get(id),
+          replacementsInUploads(ledger, environment),
+        );
+        const sheet = correctionSheet(ids.map((id) => store.get(id) as StoredDonation));
+        const day = new Date(now()).toISOString().slice(0, 10);
+        const name = `Corrections of ${ids.length} declined donation${ids.length === 1 ? '' : 's'} (${day})`;
+        const created = await deps.createWorkspace({
+          name,
+          source: {
+            fileName: 'Declined donations',
+            format: 'declined',
+            sheet: 'Declined',
+            headerRow: 1,
+            headerRowCount: 1,
+            totalsRow: null,
+            skippedBlankRows: 0,
+            warnings: [],
+          },
+          headers: sheet.headers,
+          rows: sheet.rows,
+          mapping: sheet.mapping as unknown as Record<string, unknown>,
+        });
+        return { workspaceId: created.id, name, rows: sheet.rows.length };
+      },
+      'donations.create': async (input) => {
+        const { store } = await context();
+        const { stored, created } = await createSingleDonation(client, store, input, () =>
+          new Date(now()).toISOString(),
+        );
+        return { donation: donationView(stored, new Map()), created };
       },
       'donations.dismiss': async ({ donationId, reason }) => {
-        const { store } = await context();
+        const { store, ledger, environment } = await context();
+        refuseIfInUpload(replacementsInUploads(ledger, environment), donationId);
         const stored = store.get(donationId);
         if (!stored)
           throw new DeskFailure(
@@ -300,7 +402,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           reason,
         });
         await store.save();
-        return donationView(dismissed);
+        return donationView(dismissed, new Map());
       },
       'donations.report': async ({ month, refresh: refreshFirst }) => {
         // Refresh reads every bulk never listed and every donation not yet final (singles too):

@@ -17,6 +17,8 @@ export interface LedgerBulk {
 
 export interface LedgerView {
   groups: LedgerGroup[];
+  /** Every intent attempt, oldest first. */
+  intents: LedgerIntent[];
   bulks: LedgerBulk[];
   byBulkId: Map<string, LedgerBulk>;
 }
@@ -47,7 +49,8 @@ export async function readLedgerView(ledgerDir: string): Promise<LedgerView> {
     else intents.set(parsed.data.v.attemptId, parsed.data.v);
   }
   const bulks: LedgerBulk[] = [];
-  for (const intent of [...intents.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+  const ordered = [...intents.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  for (const intent of ordered) {
     const group = groups.get(intent.groupId);
     const state = intent.state as Parameters<typeof SENT_STATES.has>[0];
     if (!group || !intent.serviceId || !SENT_STATES.has(state)) continue;
@@ -55,6 +58,7 @@ export async function readLedgerView(ledgerDir: string): Promise<LedgerView> {
   }
   return {
     groups: [...groups.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    intents: ordered,
     bulks,
     byBulkId: new Map(bulks.map((b) => [b.bulkId, b])),
   };

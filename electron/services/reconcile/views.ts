@@ -3,7 +3,10 @@ import type { StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 
 /** A stored donation as the screens and the CLI see it: flat, every optional part spelled out. */
-export function donationView(stored: StoredDonation): DonationView {
+export function donationView(
+  stored: StoredDonation,
+  inUploads: ReadonlyMap<string, NonNullable<DonationView['inUpload']>>,
+): DonationView {
   const a = stored.resource.attributes;
   return {
     id: stored.resource.id,
@@ -30,6 +33,7 @@ export function donationView(stored: StoredDonation): DonationView {
     lastSeenAt: stored.lastSeenAt,
     resolution: stored.resolution,
     replaces: stored.replaces,
+    inUpload: stored.resolution === null ? (inUploads.get(stored.resource.id) ?? null) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChannelName, Handler } from '../../../shared/contract';
 import { searchResponseSchema, type searchChannels } from '../../../shared/contract/searchChannels';
+import { recipientShape } from '../../../shared/donation';
 import { DeskFailure } from '../../../shared/result';
 import type { Environments } from '../environments';
 import { ServiceApi } from '../locations/serviceApi';
@@ -18,8 +19,22 @@ export interface SearchServices {
 }
 
 const autocompleteSchema = z.object({
-  data: z.array(z.object({ id: z.string(), attributes: z.object({ name: z.string() }) })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      attributes: z.object({
+        name: z.string(),
+        city: z.string().nullish(),
+        country: z.string().nullish(),
+      }),
+    }),
+  ),
 });
+
+/** Status codes that say the service has no such endpoint (rather than no such cause). */
+const NOT_OFFERED = new Set([404, 405, 501]);
+const statusOf = (e: unknown): number | undefined =>
+  e instanceof DeskFailure ? (e.details as { status?: number } | undefined)?.status : undefined;
 const causeSchema = z.object({
   data: z.object({
     id: z.string(),
@@ -43,7 +58,91 @@ const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.tr
 export function createSearchServices(deps: SearchDeps): SearchServices {
   const api = new ServiceApi(() => deps.environments.resolve(), deps.fetchImpl);
 
+  const readCause = (id: string) =>
+    api.get({
+      name: 'reading a cause (GET /causes/{id})',
+      method: 'GET',
+      path: `/causes/${encodeURIComponent(id)}`,
+      schema: causeSchema,
+    });
+
   const handlers: SearchServices['handlers'] = {
+    'causes.autocomplete': async ({ q }) => {
+      try {
+        const answer = await api.get({
+          name: 'looking up causes (GET /autocomplete/causes)',
+          method: 'GET',
+          path: `/autocomplete/causes?${new URLSearchParams({ q })}`,
+          schema: autocompleteSchema,
+        });
+        return {
+          available: true,
+          causes: answer.data.map((c) => ({
+            id: c.id,
+            name: c.attributes.name,
+            city: c.attributes.city ?? null,
+            country: c.attributes.country ?? null,
+          })),
+        };
+      } catch (e) {
+        // A service without the type-ahead: the field still takes an id typed in full.
+        if (NOT_OFFERED.has(statusOf(e) ?? 0)) return { available: false, causes: [] };
+        throw e;
+      }
+    },
+    'causes.check': async ({ recipientId }) => {
+      const shape = recipientShape(recipientId);
+      const [causeId = '', projectId] = recipientId.split('/');
+      if (shape !== 'cause' && shape !== 'cause/project') {
+        // Portfolios (and shapes that are not cause ids) have no endpoint to ask.
+        return {
+          status: 'not-checked' as const,
+          label: null,
+          message:
+            'Not a cause id, so it cannot be looked up; the service checks it when the donation is sent.',
+        };
+      }
+      let cause;
+      try {
+        cause = await readCause(causeId);
+      } catch (e) {
+        const status = statusOf(e);
+        if (status === 404) {
+          return {
+            status: 'unknown' as const,
+            label: null,
+            message: `The service does not know a cause ${causeId}. Check the id, or pick the cause from the list.`,
+          };
+        }
+        if (status === 405 || status === 501) {
+          return {
+            status: 'not-checked' as const,
+            label: null,
+            message: 'This service cannot look causes up; it checks the id when the donation is sent.',
+          };
+        }
+        throw e;
+      }
+      const name = cause.data.attributes.name;
+      if (projectId === undefined) {
+        return { status: 'found' as const, label: name, message: `${name} (${causeId})` };
+      }
+      const project = (cause.data.attributes.projects ?? []).find(
+        (p) => p.id === projectId || p.recipientId === recipientId,
+      );
+      if (!project) {
+        return {
+          status: 'unknown-project' as const,
+          label: name,
+          message: `${name} has no project ${projectId} at the service.`,
+        };
+      }
+      return {
+        status: 'found' as const,
+        label: `${project.name} (${name})`,
+        message: `${project.name}, a project of ${name}`,
+      };
+    },
     'search.run': async ({ q, near, autocorrect }) => {
       const started = Date.now();
       const params = new URLSearchParams({ q });
@@ -82,12 +181,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
         );
       }
       if (!projectName) return { recipientId: cause.id, label: cause.attributes.name };
-      const details = await api.get({
-        name: 'reading a cause (GET /causes/{id})',
-        method: 'GET',
-        path: `/causes/${encodeURIComponent(cause.id)}`,
-        schema: causeSchema,
-      });
+      const details = await readCause(cause.id);
       const project = (details.data.attributes.projects ?? []).find((p) => sameName(p.name, projectName));
       if (!project) {
         throw new DeskFailure(

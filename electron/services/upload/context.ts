@@ -37,7 +37,17 @@ export interface UploadContext {
   uploadGraceMs: number;
   /** When this run's upload services started (local clock). */
   startedAt: number;
+  /**
+   * Checks the rows that replace declined donations before a new upload is recorded; throws a
+   * DeskFailure naming the rows that may not be sent (declined donation unknown, already replaced,
+   * dismissed, or already in another upload). Absent: such rows are refused.
+   */
+  checkReplacements?: CheckReplacements;
 }
+
+export type CheckReplacements = (
+  rows: ReadonlyArray<{ rowKey: number; rowNumber: number | null; donationId: string }>,
+) => Promise<void>;
 
 /**
  * Writes a changed intent durably, adds a timeline entry when its state moved, and tells the

@@ -8,7 +8,7 @@ import type { PlatformAdapter } from '../platform';
 import type { WorkspaceStore } from '../workspaces/workspaceStore';
 import { ServiceClient, DEFAULT_RETRY, type RetryOptions } from '../api/serviceClient';
 import { LedgerStore } from '../ledger/ledgerStore';
-import type { PollPolicy, UploadContext } from './context';
+import type { CheckReplacements, PollPolicy, UploadContext } from './context';
 import { UploadEngine } from './uploadEngine';
 
 type UploadChannel = keyof typeof uploadChannels & ChannelName;
@@ -35,6 +35,8 @@ export interface UploadDeps {
   poll?: Partial<PollPolicy>;
   retry?: Partial<RetryOptions>;
   sleep?: (ms: number) => Promise<void>;
+  /** See UploadContext.checkReplacements: the reconcile services answer it. */
+  checkReplacements?: CheckReplacements;
 }
 
 const DEFAULT_POLL: PollPolicy = { minMs: 3_000, maxMs: 60_000, factor: 1.6 };
@@ -96,6 +98,7 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
         limits,
         uploadGraceMs,
         startedAt: (deps.now ?? Date.now)(),
+        ...(deps.checkReplacements ? { checkReplacements: deps.checkReplacements } : {}),
       };
       return new UploadEngine(ctx);
     });

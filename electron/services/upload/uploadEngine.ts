@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
+import { REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import { backoffDelay } from '../api/backoff';
 import { writeFileAtomic } from '../storage/atomicFile';
@@ -15,6 +16,18 @@ import { planParts, totalsOf, validateWorkspace, type ReadyRow, type ValidatedWo
 import { errorsOf, rowsWithDonation } from './repair';
 import { PartSender } from './sender';
 import { intentView, uploadView } from './views';
+
+/** The rows of an upload that replace a declined donation (metadata ddReplaces). */
+function replacementsOf(
+  rows: readonly ReadyRow[],
+): Array<{ rowKey: number; rowNumber: number | null; donationId: string }> {
+  const found: Array<{ rowKey: number; rowNumber: number | null; donationId: string }> = [];
+  for (const row of rows) {
+    const donationId = row.donation.metadata?.[REPLACES_KEY];
+    if (donationId) found.push({ rowKey: row.key, rowNumber: row.rowNumber, donationId });
+  }
+  return found;
+}
 
 type Stage = 'validating' | 'building' | 'compressing' | 'creating-intent' | 'uploading' | 'uploaded';
 
@@ -176,6 +189,23 @@ export class UploadEngine {
     return validated.ready;
   }
 
+  /**
+   * Rows that correct declined donations may go only while those are open and in no other upload:
+   * one declined donation, one replacement. (A resend of such rows after a failed bulk is the same
+   * correction finishing, so it is not asked again.)
+   */
+  private async checkReplacements(rows: readonly ReadyRow[]): Promise<void> {
+    const replaces = replacementsOf(rows);
+    if (replaces.length === 0) return;
+    if (!this.ctx.checkReplacements) {
+      throw new DeskFailure(
+        'REPLACEMENT_NOT_ALLOWED',
+        `Row ${replaces[0]?.rowNumber ?? replaces[0]?.rowKey} carries metadata ${REPLACES_KEY}, which only corrections made from Reconcile may carry.`,
+      );
+    }
+    await this.ctx.checkReplacements(replaces);
+  }
+
   /** Builds, compresses and keeps each part's file, then records the upload: from here on it will be sent. */
   private async record(
     validated: ValidatedWorkspace,
@@ -209,6 +239,7 @@ export class UploadEngine {
         file,
       });
     }
+    const replaces = replacementsOf(rows);
     const group: LedgerGroup = {
       id,
       workspaceId: validated.workspace.id,
@@ -219,6 +250,7 @@ export class UploadEngine {
       referenceKey: validated.referenceKey,
       parts,
       corrects,
+      replaces: replaces.map(({ rowKey, donationId }) => ({ rowKey, donationId })),
       stopped: null,
     };
     await this.ctx.ledger.putGroup(group);
@@ -275,6 +307,7 @@ export class UploadEngine {
         (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
       const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
+      await this.checkReplacements(rows);
       const group = await this.record(validated, rows, null, uploadId);
       const problems = await this.sendGroup(group);
       return { uploadId: group.id, upload: this.view(group.id), problems };

@@ -76,6 +76,7 @@ async function recordedGroup(ledgerDir: string, count: number): Promise<{ group:
       },
     ],
     corrects: null,
+    replaces: [],
     stopped: null,
   };
   return { group, gz: compressed.gz };
