@@ -41,3 +41,6 @@ export const OPEN_SAMPLE_KEY = 'donation-desk.open-sample';
 
 /** Set by the Uploads area: Prepare opens this workspace with the service's errors of this intent on its cells. */
 export const REPAIR_KEY = 'donation-desk.repair';
+
+/** Set by Reconcile: Prepare opens this workspace (the declined donations to fix in the grid). */
+export const OPEN_WORKSPACE_KEY = 'donation-desk.open-workspace';

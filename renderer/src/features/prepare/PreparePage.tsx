@@ -16,7 +16,7 @@ import {
 import { emptyTemplate, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
 import { base64ToBytes } from '../../app/bytes';
-import { OPEN_SAMPLE_KEY, REPAIR_KEY } from '../../app/routes';
+import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
@@ -52,6 +52,12 @@ export default function PreparePage() {
       sessionStorage.removeItem(REPAIR_KEY);
       const { workspaceId, intentId } = JSON.parse(repair) as { workspaceId: string; intentId: string };
       void Promise.resolve().then(() => openWorkspace(workspaceId, intentId));
+      return;
+    }
+    const toOpen = sessionStorage.getItem(OPEN_WORKSPACE_KEY);
+    if (toOpen) {
+      sessionStorage.removeItem(OPEN_WORKSPACE_KEY);
+      void Promise.resolve().then(() => openWorkspace(toOpen));
       return;
     }
     if (sessionStorage.getItem(OPEN_SAMPLE_KEY) !== '1') return;
