@@ -59,6 +59,15 @@ export async function donationsAtService(bridge: BridgeProcess): Promise<number>
   return ((await emulator.json()) as { counts: { donations: number } }).counts.donations;
 }
 
+/** Sample ids the Offline sandbox offers (causes in and not in good standing, with names). */
+export async function sandboxSamples(bridge: BridgeProcess): Promise<{
+  causesInGoodStanding: Array<{ id: string; name: string }>;
+  causesNotInGoodStanding: string[];
+}> {
+  const emulator = await fetch(`${await serviceBase(bridge)}/_emulator/info`);
+  return ((await emulator.json()) as { samples: Awaited<ReturnType<typeof sandboxSamples>> }).samples;
+}
+
 /** Moves the Offline sandbox's clock on. */
 export async function advanceServiceClock(bridge: BridgeProcess, seconds: number): Promise<void> {
   const r = await fetch(`${await serviceBase(bridge)}/_emulator/clock`, {

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -13,6 +14,7 @@ import type { DonationView } from '../../../../shared/contract/reconcileChannels
 import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared/amounts';
 import { checkRecipientId } from '../../../../shared/donation';
 import { desk } from '../../app/deskClient';
+import { OPEN_WORKSPACE_KEY } from '../../app/routes';
 
 /** The attribute a decline's pointer names, in words a person uses. */
 function attributeOf(pointer: string): string {
@@ -36,6 +38,8 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [gridError, setGridError] = useState<string | null>(null);
 
   const groups = useMemo(() => {
     const byCode = new Map<string, DonationView[]>();
@@ -84,6 +88,30 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
     onChanged();
   }
 
+  /** Open declined donations can be fixed; those already in a corrections upload cannot. */
+  const fixable = (d: DonationView) => !d.resolution && !d.inUpload;
+  const chosen = donations.filter((d) => fixable(d) && picked.has(d.id));
+  const toggle = (ids: string[], on: boolean) =>
+    setPicked((p) => {
+      const next = new Set(p);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+
+  /** The chosen ones go to a new Prepare workspace, to be fixed with the grid's tools and sent as one bulk file. */
+  async function fixInGrid() {
+    setBusy(true);
+    setGridError(null);
+    const r = await desk['donations.fixInGrid']({ donationIds: chosen.map((d) => d.id) });
+    setBusy(false);
+    if (!r.ok) return setGridError(r.error.message);
+    sessionStorage.setItem(OPEN_WORKSPACE_KEY, r.value.workspaceId);
+    window.location.hash = '#/prepare';
+  }
+
   if (donations.length === 0) return null;
   const open_ = donations.filter((d) => !d.resolution).length;
   return (
@@ -93,13 +121,53 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
       </Typography>
       <Typography color="text.secondary" gutterBottom>
         A declined donation cannot be changed. Correct it (a new donation is created and linked to it) or
-        dismiss it with a reason; until then it stays open.
+        dismiss it with a reason; until then it stays open. To fix several together, tick them and open them
+        in a grid: fill down, paste or find and replace there, then upload them as one bulk file.
       </Typography>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 1 }}>
+        <Button onClick={() => void fixInGrid()} disabled={busy || chosen.length === 0}>
+          Fix {chosen.length || ''} selected in a grid
+        </Button>
+        <Button
+          variant="text"
+          onClick={() =>
+            toggle(
+              donations.filter(fixable).map((d) => d.id),
+              chosen.length === 0,
+            )
+          }
+          disabled={!donations.some(fixable)}
+        >
+          {chosen.length === 0 ? 'Select all open' : 'Clear selection'}
+        </Button>
+      </Stack>
+      {gridError && (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {gridError}
+        </Alert>
+      )}
       {groups.map(([code, list]) => (
         <Stack key={code} spacing={1} sx={{ mt: 2 }}>
-          <Typography variant="h3" component="h3">
-            {code} · {list.length}
-          </Typography>
+          <Stack direction="row" sx={{ alignItems: 'center' }}>
+            <Checkbox
+              slotProps={{ input: { 'aria-label': `Select every open ${code} donation` } }}
+              checked={list.some(fixable) && list.filter(fixable).every((d) => picked.has(d.id))}
+              indeterminate={
+                list.filter(fixable).some((d) => picked.has(d.id)) &&
+                !list.filter(fixable).every((d) => picked.has(d.id))
+              }
+              disabled={!list.some(fixable)}
+              onChange={(e) =>
+                toggle(
+                  list.filter(fixable).map((d) => d.id),
+                  e.target.checked,
+                )
+              }
+            />
+            <Typography variant="h3" component="h3">
+              {code} · {list.length}
+            </Typography>
+          </Stack>
           {list.map((d) => {
             const e = d.errors[0];
             return (
@@ -110,6 +178,16 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
                 sx={{ alignItems: { md: 'center' }, borderTop: 1, borderColor: 'divider', pt: 1 }}
                 data-testid="declined-donation"
               >
+                <Checkbox
+                  slotProps={{
+                    input: {
+                      'aria-label': `Select ${formatMinor(d.amount, d.currencyCode)} to ${d.recipientId}`,
+                    },
+                  }}
+                  checked={fixable(d) && picked.has(d.id)}
+                  disabled={!fixable(d)}
+                  onChange={(e) => toggle([d.id], e.target.checked)}
+                />
                 <Typography sx={{ flexGrow: 1 }}>
                   <strong>{formatMinor(d.amount, d.currencyCode)}</strong> to {d.recipientId}
                   {d.row ? ` (row ${d.row.rowNumber ?? 'new'})` : ''}:{' '}
@@ -123,6 +201,10 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
                       : d.resolution.kind === 'dismissed'
                         ? `Dismissed: ${d.resolution.reason}`
                         : 'Correction sent, answer pending'}
+                  </Typography>
+                ) : d.inUpload ? (
+                  <Typography color="text.secondary" data-testid="resolution">
+                    Being replaced by the upload of “{d.inUpload.workspaceName}”
                   </Typography>
                 ) : (
                   <Stack direction="row" spacing={1}>

@@ -21,6 +21,7 @@ import { formatMinor } from '../../../../shared/amounts';
 import { desk } from '../../app/deskClient';
 import { DeclinedPanel } from './DeclinedPanel';
 import { MonthReport } from './MonthReport';
+import { SingleDonationDialog } from './SingleDonationDialog';
 
 type Summary = ChannelResponse<'donations.summary'>;
 
@@ -33,6 +34,8 @@ const statusColour: Record<DonationStatus, string> = {
   CLEARED: '#2e7d32',
   DECLINED: '#c62828',
 };
+/** The bulk filter's choice for donations made one at a time (single donations and corrections). */
+const NO_BULK = '(none)';
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** Totals per status and currency, with a bar per currency showing how far its donations have come. */
@@ -154,6 +157,7 @@ export default function ReconcilePage() {
   const [bulk, setBulk] = useState('');
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<DonationView | null>(null);
+  const [creating, setCreating] = useState(false);
 
   const loadSummary = useCallback(async () => {
     const s = await desk['donations.summary']({});
@@ -204,7 +208,12 @@ export default function ReconcilePage() {
     [donations],
   );
   const shown = useMemo(
-    () => donations.filter((d) => (!status || d.state === status) && (!bulk || d.bulkId === bulk)),
+    () =>
+      donations.filter(
+        (d) =>
+          (!status || d.state === status) &&
+          (!bulk || d.bulkId === bulk || (bulk === NO_BULK && d.bulkId === null)),
+      ),
     [donations, status, bulk],
   );
   const declined = useMemo(() => donations.filter((d) => d.state === 'DECLINED'), [donations]);
@@ -222,8 +231,16 @@ export default function ReconcilePage() {
             Cancel
           </Button>
         )}
+        <Button variant="outlined" onClick={() => setCreating(true)}>
+          New donation
+        </Button>
         <Typography color="text.secondary">Last refreshed: {time(lastRefreshAt)}</Typography>
       </Stack>
+      <SingleDonationDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={() => void reloadCached()}
+      />
       {job && (
         <Box role="status" aria-live="polite">
           <Typography variant="body2">
@@ -276,6 +293,7 @@ export default function ReconcilePage() {
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">Every bulk</MenuItem>
+            <MenuItem value={NO_BULK}>Sent one by one (no bulk)</MenuItem>
             {bulks.map((b) => (
               <MenuItem key={b} value={b}>
                 {b}

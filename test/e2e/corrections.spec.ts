@@ -1,0 +1,88 @@
+import {
+  fastTest as test,
+  expect,
+  openApp,
+  grid,
+  seriousViolations,
+  advanceServiceClock,
+  sandboxSamples,
+} from './fixtures';
+
+test('declined donations fixed together in the grid and sent as one bulk file; a single donation from the form', async ({
+  page,
+  bridge,
+}) => {
+  const samples = await sandboxSamples(bridge);
+  const good = samples.causesInGoodStanding[0] as { id: string; name: string };
+  const [bad1, bad2] = samples.causesNotInGoodStanding as [string, string];
+  const csv = [
+    'Charity ID,Gift amount,Currency,Employee ID',
+    `${good.id},10.00,USD,E1`,
+    `${bad1},20.00,USD,E2`,
+    `${bad2},30.50,USD,E3`,
+  ].join('\n');
+  await openApp(page, bridge);
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'november.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+
+  await advanceServiceClock(bridge, 10 * 3600);
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  const declined = page.getByTestId('declined-donation');
+  await expect(declined).toHaveCount(2, { timeout: 30_000 });
+
+  // Both declined ones into a grid; one bulk fix (fill down) puts a good cause on every row.
+  await page.getByRole('button', { name: 'Select all open' }).click();
+  await page.getByRole('button', { name: 'Fix 2 selected in a grid' }).click();
+  await expect(page.getByRole('textbox', { name: 'Workspace name' })).toHaveValue(
+    /^Corrections of 2 declined donations/,
+    { timeout: 30_000 },
+  );
+  const first = grid(page).getByRole('gridcell', { name: bad1, exact: true });
+  await first.click();
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(good.id);
+  await page.keyboard.press('Enter');
+  await grid(page).getByRole('gridcell', { name: good.id, exact: true }).first().click();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Control+d');
+  await expect(grid(page).getByRole('gridcell', { name: good.id, exact: true })).toHaveCount(2);
+  await expect(grid(page).getByRole('gridcell', { name: '30.50', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  await expect(declined.getByTestId('resolution')).toHaveCount(2, { timeout: 30_000 });
+  for (const text of await declined.getByTestId('resolution').allTextContents()) {
+    expect(text).toMatch(/^Replaced by /);
+  }
+  await expect(page.getByTestId('donation-row')).toHaveCount(5);
+
+  // One donation from the form: the cause picked by name, a mistake shown on its field, then sent.
+  await page.getByRole('button', { name: 'New donation' }).click();
+  const form = page.getByRole('dialog', { name: 'New donation' });
+  await form.getByRole('combobox', { name: 'Recipient' }).fill(good.name.slice(0, 5));
+  await page
+    .getByRole('option', { name: new RegExp(good.name) })
+    .first()
+    .click();
+  await expect(form.getByRole('combobox', { name: 'Recipient' })).toHaveValue(good.id);
+  await expect(form.getByText(good.name).first()).toBeVisible({ timeout: 10_000 });
+  await form.getByRole('textbox', { name: 'Amount' }).fill('12.345');
+  await form.getByRole('button', { name: 'Create donation' }).click();
+  await expect(form.getByText(/more decimals than USD allows/)).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the donation form').toEqual([]);
+  await form.getByRole('textbox', { name: 'Amount' }).fill('12.35');
+  await form.getByRole('button', { name: 'Create donation' }).click();
+  await expect(form.getByRole('status')).toContainText('created: $12.35');
+  await form.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('donation-row')).toHaveCount(6);
+});
