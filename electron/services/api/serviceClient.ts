@@ -400,3 +400,10 @@ export class ServiceClient {
     }
   }
 }
+
+/** Failures of a POST that prove the service created nothing; AMBIGUOUS and BAD_RESPONSE prove nothing. */
+const NOTHING_CREATED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);
+
+export function provesNothingCreated(e: unknown): boolean {
+  return e instanceof DeskFailure && NOTHING_CREATED.has(e.code);
+}

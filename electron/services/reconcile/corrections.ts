@@ -3,11 +3,8 @@ import type { ChannelInput } from '../../../shared/contract';
 import { validateDonation } from '../../../shared/donation';
 import { DEFAULT_REFERENCE_KEY, REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
-import type { ServiceClient } from '../api/serviceClient';
+import { provesNothingCreated, type ServiceClient } from '../api/serviceClient';
 import type { DonationStore, StoredDonation } from './donationStore';
-
-/** Failures of POST /donations that prove the service created nothing (see ServiceClient). */
-const REFUSED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);
 
 type Changes = ChannelInput<'donations.correct'>['changes'];
 
@@ -96,8 +93,7 @@ export async function correctDeclined(
   } catch (e) {
     // Only an answer that proves nothing was made lets the declined donation go back to open; an
     // unreadable answer (BAD_RESPONSE) or a lost one (AMBIGUOUS) may follow a created donation.
-    const refused = e instanceof DeskFailure && REFUSED.has(e.code);
-    if (refused) {
+    if (provesNothingCreated(e)) {
       store.resolve(declined.resource.id, resolution ?? null);
       await store.save();
     }

@@ -1,4 +1,5 @@
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
+import { intentStateSchema } from '../../../shared/contract/uploadChannels';
 import type { WorkspaceRow } from '../../../shared/contract';
 import { minorToMajorString } from '../../../shared/amounts';
 import { DEFAULT_REFERENCE_KEY, REPLACES_KEY, SINGLE_KEY, type MappingTarget } from '../../../shared/mapping';
@@ -10,15 +11,9 @@ import type { LedgerView } from './ledgerView';
 export type InUpload = NonNullable<DonationView['inUpload']>;
 
 /** Intent states in which a part's rows are on their way or done: the replacement is not free to redo. */
-const MOVING = new Set([
-  'creating',
-  'pending',
-  'uploading',
-  'UPLOADED',
-  'VALIDATED',
-  'PROCESSING',
-  'PROCESSED',
-]);
+const MOVING: ReadonlySet<string> = new Set(
+  intentStateSchema.options.filter((state) => state !== 'ERROR' && state !== 'abandoned'),
+);
 
 /**
  * Declined donations whose replacement is in an upload now, from the ledger: the upload lists the

@@ -3,11 +3,8 @@ import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas'
 import { validateDonation } from '../../../shared/donation';
 import { SINGLE_KEY, checkSingleDonation } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
-import type { ServiceClient } from '../api/serviceClient';
+import { provesNothingCreated, type ServiceClient } from '../api/serviceClient';
 import type { DonationStore, StoredDonation } from './donationStore';
-
-/** Failures of POST /donations that prove the service created nothing (see ServiceClient). */
-const REFUSED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);
 
 /**
  * One donation from the form, never two: main checks the form with the row rules whatever the
@@ -62,7 +59,7 @@ export async function createSingleDonation(
   try {
     created = await client.createDonation(attributes);
   } catch (e) {
-    if (e instanceof DeskFailure && REFUSED.has(e.code)) {
+    if (provesNothingCreated(e)) {
       store.dropSingle(input.clientRef);
       await store.save();
     }

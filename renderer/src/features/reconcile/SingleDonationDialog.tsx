@@ -145,6 +145,8 @@ export function SingleDonationDialog({
 
   const setField = (target: FieldTarget, value: string) =>
     setDraft((d) => ({ ...d, fields: { ...d.fields, [target]: value } }));
+  const setPair = (index: number, patch: Partial<{ key: string; value: string }>) =>
+    setDraft((d) => ({ ...d, metadata: d.metadata.map((p, i) => (i === index ? { ...p, ...patch } : p)) }));
   const touch = (name: string) => setTouched((t) => (t.has(name) ? t : new Set(t).add(name)));
 
   function close() {
@@ -326,14 +328,7 @@ export function SingleDonationDialog({
                       label={`Key ${index + 1}`}
                       value={pair.key}
                       size="small"
-                      onChange={(e) =>
-                        setDraft((d) => ({
-                          ...d,
-                          metadata: d.metadata.map((p, i) =>
-                            i === index ? { ...p, key: e.target.value } : p,
-                          ),
-                        }))
-                      }
+                      onChange={(e) => setPair(index, { key: e.target.value })}
                       onBlur={() => touch(`metadata.${index}`)}
                       error={!!issue}
                       helperText={issue ? issue.message : undefined}
@@ -343,14 +338,7 @@ export function SingleDonationDialog({
                       value={pair.value}
                       size="small"
                       sx={{ flexGrow: 1 }}
-                      onChange={(e) =>
-                        setDraft((d) => ({
-                          ...d,
-                          metadata: d.metadata.map((p, i) =>
-                            i === index ? { ...p, value: e.target.value } : p,
-                          ),
-                        }))
-                      }
+                      onChange={(e) => setPair(index, { value: e.target.value })}
                       onBlur={() => touch(`metadata.${index}`)}
                     />
                     <IconButton
