@@ -126,6 +126,65 @@ describe('service client', () => {
       expect(`${e.message}${JSON.stringify(e.details)}`).not.toMatch(/secret|shh/);
   });
 
+  it('calls any endpoint: JSON body, no body on a 204, the service errors kept with their pointers', async () => {
+    const refused = new Response(
+      JSON.stringify({
+        errors: [
+          {
+            status: '422',
+            code: 'INVALID',
+            title: 'Invalid name',
+            source: { pointer: '/data/0/attributes/name' },
+          },
+        ],
+      }),
+      { status: 422 },
+    );
+    const s = scripted([new Response(null, { status: 204 }), refused, status(409)]);
+    const none = await s.client.request({
+      name: 'removing a tag (DELETE /t)',
+      method: 'DELETE',
+      path: '/t',
+      schema: null,
+    });
+    expect(none).toBeNull();
+    const e = await failure(
+      s.client.request({
+        name: 'adding (POST /x)',
+        method: 'POST',
+        path: '/x',
+        body: { a: 1 },
+        schema: null,
+      }),
+    );
+    expect(e.code).toBe('REJECTED');
+    expect(e.message).toBe('The service refused adding (POST /x) (422): Invalid name');
+    expect(e.details).toMatchObject({
+      status: 422,
+      errors: [{ code: 'INVALID', pointer: '/data/0/attributes/name' }],
+    });
+    const conflict = await failure(
+      s.client.request({ name: 'updating (PATCH /y)', method: 'PATCH', path: '/y', body: {}, schema: null }),
+    );
+    expect(conflict.code).toBe('CONFLICT');
+    expect(s.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'DELETE http://api.test/t',
+      'POST http://api.test/x',
+      'PATCH http://api.test/y',
+    ]);
+  });
+
+  it('never repeats a PATCH or DELETE that may have reached the service', async () => {
+    for (const method of ['PATCH', 'DELETE'] as const) {
+      const s = scripted([status(502), new Response(null, { status: 204 })]);
+      const e = await failure(
+        s.client.request({ name: `x (${method} /z)`, method, path: '/z', schema: null }),
+      );
+      expect(e.code).toBe('AMBIGUOUS');
+      expect(s.calls).toHaveLength(1);
+    }
+  });
+
   it('follows links.next until the range is no longer truncated', async () => {
     const donation = (id: string) => ({
       type: 'donations',

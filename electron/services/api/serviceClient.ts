@@ -33,6 +33,12 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxRetryAfterMs: 120_000,
 };
 
+/**
+ * For calls a person is waiting on (search, causes, locations): a few quick tries rather than the
+ * upload's patient backoff, so a failing service is reported within seconds.
+ */
+export const INTERACTIVE_RETRY: Partial<RetryOptions> = { attempts: 3, baseMs: 400, maxMs: 2_000 };
+
 /** How a call that reached no clear answer ended, for the caller to decide what happened. */
 export type UploadOutcome =
   | { kind: 'uploaded' }
@@ -53,27 +59,66 @@ function neverSent(error: unknown): boolean {
   return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code);
 }
 
-/** The service's own words for a failure, when its body is a JSON:API error list; never the raw body. */
-async function serviceMessage(response: Response): Promise<string> {
-  try {
-    const body: unknown = await response.json();
-    const errors = (body as { errors?: unknown }).errors;
-    const first: unknown = Array.isArray(errors) ? errors[0] : errors;
-    if (first && typeof first === 'object') {
-      const e = first as { title?: unknown; detail?: unknown };
-      const parts = [e.title, e.detail].filter((p): p is string => typeof p === 'string' && p !== '');
-      if (parts.length) return parts.join(': ').slice(0, 300);
-    }
-  } catch {
-    // Not JSON: the status alone is reported.
-  }
-  return '';
+/** One JSON:API error the service reported, kept so a caller can map it back to a row and a cell. */
+export interface ServiceError {
+  status?: string;
+  code?: string;
+  title?: string;
+  detail?: string;
+  pointer?: string;
+}
+
+/** The JSON:API error list of a failure body (one object or an array); empty when it has none. */
+export function serviceErrors(body: unknown): ServiceError[] {
+  const list = (body as { errors?: unknown } | null)?.errors;
+  const items = Array.isArray(list) ? list : list ? [list] : [];
+  return items.flatMap((item: unknown) => {
+    if (!item || typeof item !== 'object') return [];
+    const e = item as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const source = e.source && typeof e.source === 'object' ? (e.source as Record<string, unknown>) : {};
+    return [
+      {
+        status: str(e.status),
+        code: str(e.code),
+        title: str(e.title),
+        detail: str(e.detail),
+        pointer: str(source.pointer) ?? str(source.parameter),
+      },
+    ];
+  });
+}
+
+export function describeServiceError(e: ServiceError): string {
+  return [e.title, e.detail].filter((p) => p && p.length > 0).join(': ') || e.code || 'Refused';
+}
+
+/** A failure body's errors and the first one in words (never the raw body). */
+async function failureOf(response: Response): Promise<{ errors: ServiceError[]; message: string }> {
+  const body: unknown = await response.json().catch(() => null);
+  const errors = serviceErrors(body);
+  return { errors, message: errors[0] ? describeServiceError(errors[0]).slice(0, 300) : '' };
+}
+
+/** One call of the service as the search and location services make it (see ServiceClient.request). */
+export interface ApiCall<S extends z.ZodType> {
+  /** Named in every message, e.g. "updating a location (PATCH /locations/{id})". */
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path and query after the base address. */
+  path: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Schema of the answer; null when the answer has no body (204). */
+  schema: S | null;
+  /** Whether repeating it is harmless; default: GET only. */
+  idempotent?: boolean;
 }
 
 interface CallSpec {
   /** Named in every message: "creating a bulk intent (POST /donations/bulk-intents)". */
   name: string;
-  method: 'GET' | 'POST';
+  method: ApiCall<z.ZodType>['method'];
   url: string;
   body?: string;
   /** GETs may be repeated freely; a POST that creates something never blindly. */
@@ -81,7 +126,7 @@ interface CallSpec {
 }
 
 /**
- * The giving service as main uses it for bulk uploads. Every call carries the bearer token and is
+ * The giving service as main uses it: bulk uploads, donations, search, causes and locations. Every call carries the bearer token and is
  * retried once with a fresh token after a 401; idempotent calls are retried with backoff on 429,
  * 5xx and dropped connections (honouring Retry-After); a non-idempotent POST is retried only when
  * the answer proves it was not acted on (401, 429, or a connection that never opened) and otherwise
@@ -273,6 +318,81 @@ export class ServiceClient {
    * Downloads an error file from its signed, time-limited address (no bearer token: it is another
    * host). Returns null on 403, meaning the address lapsed and a fresh one must be read from the intent.
    */
+  async baseInfo(): Promise<ResolvedEnvironment['info']> {
+    return (await this.environment()).info;
+  }
+
+  /**
+   * Any endpoint of the service (search, causes, locations): the same token handling, retries and
+   * checks as the upload calls. Answers null when the schema is null (no body expected).
+   */
+  async request<S extends z.ZodType>(spec: ApiCall<S>): Promise<z.infer<S> | null> {
+    const env = await this.environment();
+    return this.call(
+      {
+        name: spec.name,
+        method: spec.method,
+        url: `${env.info.baseUrl}${spec.path}`,
+        ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+        idempotent: spec.idempotent ?? spec.method === 'GET',
+      },
+      spec.schema,
+    );
+  }
+
+  /** Like request, for answers that must have a body. */
+  async get<S extends z.ZodType>(spec: ApiCall<S> & { schema: S }): Promise<z.infer<S>> {
+    return (await this.request(spec)) as z.infer<S>;
+  }
+
+  /**
+   * Bytes from a public address (program images): no token, since it is not a service endpoint, no
+   * redirects, and nothing larger than maxBytes. Null when it cannot be had.
+   */
+  async fetchPublicBytes(
+    url: string,
+    maxBytes: number,
+  ): Promise<{ bytes: Uint8Array; contentType: string } | null> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch {
+      return null;
+    }
+    if (!response.ok || !response.body) {
+      await response.arrayBuffer().catch(() => undefined);
+      return null;
+    }
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body.cancel().catch(() => undefined);
+      return null;
+    }
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.byteLength;
+    }
+    return { bytes, contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim() };
+  }
+
   async downloadErrorFile(href: string): Promise<Buffer | null> {
     for (let attempt = 0; ; attempt++) {
       let response: Response | null = null;
@@ -299,7 +419,7 @@ export class ServiceClient {
     }
   }
 
-  private async call<S extends z.ZodType>(spec: CallSpec, schema: S): Promise<z.infer<S>> {
+  private async call<S extends z.ZodType>(spec: CallSpec, schema: S | null): Promise<z.infer<S>> {
     const env = await this.environment();
     let refreshedToken = false;
     for (let attempt = 0; ; attempt++) {
@@ -353,7 +473,7 @@ export class ServiceClient {
       const retryable = response.status === 429 || response.status >= 500;
       if (retryable) {
         const after = parseRetryAfter(response.headers.get('retry-after'));
-        const message = await serviceMessage(response);
+        const { message } = await failureOf(response);
         // 429 is a refusal before any work; a 5xx to a POST may have come after the work was done.
         const safeToRepeat = spec.idempotent || response.status === 429;
         if (!safeToRepeat) {
@@ -374,12 +494,16 @@ export class ServiceClient {
         continue;
       }
       if (!response.ok) {
-        const message = await serviceMessage(response);
+        const { errors, message } = await failureOf(response);
         throw new DeskFailure(
-          response.status === 404 ? 'NOT_FOUND' : 'REJECTED',
+          response.status === 404 ? 'NOT_FOUND' : response.status === 409 ? 'CONFLICT' : 'REJECTED',
           `The service refused ${spec.name} (${response.status})${message ? `: ${message}` : '.'}`,
-          { status: response.status },
+          { status: response.status, errors },
         );
+      }
+      if (schema === null) {
+        await response.arrayBuffer().catch(() => undefined);
+        return null as z.infer<S>;
       }
       let json: unknown;
       try {
@@ -402,7 +526,14 @@ export class ServiceClient {
 }
 
 /** Failures of a POST that prove the service created nothing; AMBIGUOUS and BAD_RESPONSE prove nothing. */
-const NOTHING_CREATED = new Set(['REJECTED', 'NOT_FOUND', 'AUTH_FAILED', 'NETWORK', 'SERVICE_UNAVAILABLE']);
+const NOTHING_CREATED = new Set([
+  'REJECTED',
+  'CONFLICT',
+  'NOT_FOUND',
+  'AUTH_FAILED',
+  'NETWORK',
+  'SERVICE_UNAVAILABLE',
+]);
 
 export function provesNothingCreated(e: unknown): boolean {
   return e instanceof DeskFailure && NOTHING_CREATED.has(e.code);

@@ -13,7 +13,12 @@ import {
 import { DeskFailure } from '../../../shared/result';
 import type { Environments } from '../environments';
 import { LocationRegister } from './locationRegister';
-import { ServiceApi, describeServiceError, type ServiceError } from './serviceApi';
+import {
+  INTERACTIVE_RETRY,
+  ServiceClient,
+  describeServiceError,
+  type ServiceError,
+} from '../api/serviceClient';
 
 type LocationChannel = keyof typeof locationChannels & ChannelName;
 
@@ -70,7 +75,10 @@ interface PlannedOperation {
 }
 
 export function createLocationServices(deps: LocationDeps): LocationServices {
-  const api = new ServiceApi(() => deps.environments.resolve(), deps.fetchImpl);
+  const api = new ServiceClient(() => deps.environments.resolve(), {
+    ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}),
+    retry: INTERACTIVE_RETRY,
+  });
   const register = new LocationRegister(join(deps.dataDir, 'locations', 'register.json'));
 
   async function afterChange(location: Location): Promise<Location> {
@@ -296,7 +304,7 @@ export function createLocationServices(deps: LocationDeps): LocationServices {
     },
     'contacts.unassign': async ({ locationId, locationContactId }) => {
       const before = await known(locationId);
-      await api.call({
+      await api.request({
         name: 'unassigning a contact (DELETE /locations/{id}/contacts/{locationContactId})',
         method: 'DELETE',
         path: `/locations/${seg(locationId)}/contacts/${seg(locationContactId)}`,
@@ -345,7 +353,7 @@ export function createLocationServices(deps: LocationDeps): LocationServices {
     },
     'tags.remove': async ({ locationId, tagId }) => {
       const before = await known(locationId);
-      await api.call({
+      await api.request({
         name: 'removing a tag (DELETE /locations/{id}/tags/{tagId})',
         method: 'DELETE',
         path: `/locations/${seg(locationId)}/tags/${seg(tagId)}`,

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../locations/serviceApi';
+import type { ServiceClient } from '../api/serviceClient';
 
 /** Images larger than this are not shown (a result card needs a thumbnail, not a poster). */
 export const MAX_IMAGE_BYTES = 512 * 1024;
@@ -28,13 +28,13 @@ export function programImageUrl(programUrl: string, path: string): string | null
 
 /** Fetched in main and handed over as a data: URL; null when it is missing, too large or not an image. */
 export async function imageDataUrl(
-  api: ServiceApi,
+  api: ServiceClient,
   programUrl: string,
   path: string,
 ): Promise<string | null> {
   const url = programImageUrl(programUrl, path);
   if (!url) return null;
-  const image = await api.fetchBytes(url, MAX_IMAGE_BYTES);
+  const image = await api.fetchPublicBytes(url, MAX_IMAGE_BYTES);
   if (!image || !IMAGE_TYPES.has(image.contentType)) return null;
   // An SVG shown through <img> runs no script, so it is safe to pass on as it is.
   return `data:${image.contentType};base64,${Buffer.from(image.bytes).toString('base64')}`;

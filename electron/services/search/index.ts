@@ -4,7 +4,7 @@ import { searchResponseSchema, type searchChannels } from '../../../shared/contr
 import { recipientShape } from '../../../shared/donation';
 import { DeskFailure } from '../../../shared/result';
 import type { Environments } from '../environments';
-import { ServiceApi } from '../locations/serviceApi';
+import { INTERACTIVE_RETRY, ServiceClient } from '../api/serviceClient';
 import { imageDataUrl } from './imageDataUrl';
 
 type SearchChannel = keyof typeof searchChannels & ChannelName;
@@ -56,7 +56,10 @@ export function searchLocationParam(near: { latitude: number; longitude: number 
 const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
 export function createSearchServices(deps: SearchDeps): SearchServices {
-  const api = new ServiceApi(() => deps.environments.resolve(), deps.fetchImpl);
+  const api = new ServiceClient(() => deps.environments.resolve(), {
+    ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}),
+    retry: INTERACTIVE_RETRY,
+  });
 
   const readCause = (id: string) =>
     api.get({
