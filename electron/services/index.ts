@@ -86,6 +86,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     backgroundMs: reconcileEvery,
     createWorkspace: (input) => workspaces.create(input),
+    readWorkspace: (id) => workspaces.read(id),
     ...fetchOption,
   });
   const upload = createUploadServices({

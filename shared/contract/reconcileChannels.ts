@@ -234,6 +234,32 @@ export const reconcileChannels = {
     response: z.object({ workspaceId: z.string(), name: z.string(), rows: z.number().int().nonnegative() }),
   },
   /**
+   * Sends the valid rows of a corrections workspace (made by donations.fixInGrid) one by one with
+   * POST /donations instead of as a bulk file: each row replaces its declined donation, with the same
+   * one-replacement guard and never-twice rules as donations.correct. Rows already replaced are
+   * skipped, so it can be run again after a partial failure.
+   */
+  'donations.correctFromWorkspace': {
+    request: z
+      .object({
+        workspaceId: z.string().regex(/^[a-z0-9-]{8,64}$/, 'Not a workspace id.'),
+        jobId: jobId.optional(),
+      })
+      .strict(),
+    response: z.object({
+      results: z.array(
+        z.object({
+          rowKey: z.number().int(),
+          rowNumber: z.number().int().nullable(),
+          declinedId: z.string(),
+          outcome: z.enum(['replaced', 'already-replaced', 'failed', 'invalid']),
+          replacementId: z.string().nullable(),
+          message: z.string(),
+        }),
+      ),
+    }),
+  },
+  /**
    * Creates one donation (POST /donations) from the single-donation form, checked by main with the
    * same rules as a row. `clientRef` is chosen by the form once: sending the same form again returns
    * the donation already made, and after an answer that never came it needs confirmRetry.

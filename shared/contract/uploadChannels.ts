@@ -126,6 +126,8 @@ export const uploadChannels = {
       /** How many files (intents) the upload would be split into. */
       parts: z.number().int().nonnegative(),
       mappingProblems: z.array(z.string()),
+      /** Ready rows that correct a declined donation (metadata ddReplaces): these may also go one by one. */
+      replacements: z.number().int().nonnegative(),
     }),
   },
   /** Validates, builds, compresses and sends the workspace's valid rows; resolves once every file is at the service. */

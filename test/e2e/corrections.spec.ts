@@ -86,3 +86,41 @@ test('declined donations fixed together in the grid and sent as one bulk file; a
   await form.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('donation-row')).toHaveCount(6);
 });
+
+test('corrections from the grid sent one by one, each result shown', async ({ page, bridge }) => {
+  const samples = await sandboxSamples(bridge);
+  const good = samples.causesInGoodStanding[1] as { id: string; name: string };
+  const bad = samples.causesNotInGoodStanding[2] as string;
+  const csv = ['Charity ID,Gift amount,Currency', `${bad},44.00,EUR`].join('\n');
+  await openApp(page, bridge);
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'december.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await advanceServiceClock(bridge, 10 * 3600);
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  const declined = page.getByTestId('declined-donation');
+  await expect(declined).toHaveCount(1, { timeout: 30_000 });
+  await declined.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Fix 1 selected in a grid' }).click();
+  const cell = grid(page).getByRole('gridcell', { name: bad, exact: true });
+  await cell.click();
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(good.id);
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('radio', { name: /One by one/ }).check();
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(dialog.getByTestId('correction-result')).toHaveText([/^Row 2: Replaced by /]);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(page.getByTestId('donation-row')).toHaveCount(2);
+});

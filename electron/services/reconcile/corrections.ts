@@ -37,21 +37,15 @@ export function correctedAttributes(declined: DonationResource, changes: Changes
 }
 
 /**
- * Puts a declined donation right with a corrected new one. The attempt is written down before the
- * POST: if no answer comes back, the declined donation shows "replacing" and a second attempt needs
- * confirmRetry, because the first may have created the gift already.
+ * The declined donation, if it may be corrected now: declined, neither replaced nor dismissed, and
+ * not waiting on a correction whose answer never came (unless the caller confirms sending again).
  */
-export async function correctDeclined(
-  client: ServiceClient,
-  store: DonationStore,
-  input: ChannelInput<'donations.correct'>,
-  at: () => string,
-): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
-  const declined = store.get(input.donationId);
+export function correctable(store: DonationStore, donationId: string, confirmRetry = false): StoredDonation {
+  const declined = store.get(donationId);
   if (!declined) {
     throw new DeskFailure(
       'NOT_FOUND',
-      `Donation ${input.donationId} is not in the list; list the donations first.`,
+      `Donation ${donationId} is not in the list; list the donations first.`,
     );
   }
   if (declined.resource.attributes.state.processingStatus !== 'DECLINED') {
@@ -70,21 +64,29 @@ export async function correctDeclined(
   if (resolution?.kind === 'dismissed') {
     throw new DeskFailure('ALREADY_RESOLVED', `This donation was dismissed: ${resolution.reason}`);
   }
-  if (resolution?.kind === 'replacing' && !input.confirmRetry) {
+  if (resolution?.kind === 'replacing' && !confirmRetry) {
     throw new DeskFailure(
       'MAYBE_REPLACED',
       `A correction sent at ${resolution.at} got no answer: the service may have created it. List all donations and look for metadata ${REPLACES_KEY}=${declined.resource.id}; send again only if it is not there.`,
     );
   }
-  const attributes = correctedAttributes(declined.resource, input.changes);
-  const problems = validateDonation(attributes).filter((i) => i.severity === 'error');
-  if (problems.length > 0) {
-    throw new DeskFailure(
-      'INVALID_DONATION',
-      `The corrected donation is not valid: ${problems.map((p) => `${p.field || 'donation'}: ${p.message}`).join('; ')}`,
-      { issues: problems },
-    );
-  }
+  return declined;
+}
+
+/**
+ * Sends the replacement of a declined donation (POST /donations) and links the two. The attempt is
+ * written down before the POST: if no answer comes back, the declined donation shows "replacing" and
+ * a second attempt needs confirmRetry, because the first may have created the gift already.
+ */
+export async function sendReplacement(
+  client: ServiceClient,
+  store: DonationStore,
+  declined: StoredDonation,
+  attributes: Record<string, unknown>,
+  row: StoredDonation['row'],
+  at: () => string,
+): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
+  const before = declined.resolution;
   store.resolve(declined.resource.id, { kind: 'replacing', at: at() });
   await store.save();
   let created: DonationResource;
@@ -94,13 +96,13 @@ export async function correctDeclined(
     // Only an answer that proves nothing was made lets the declined donation go back to open; an
     // unreadable answer (BAD_RESPONSE) or a lost one (AMBIGUOUS) may follow a created donation.
     if (provesNothingCreated(e)) {
-      store.resolve(declined.resource.id, resolution ?? null);
+      store.resolve(declined.resource.id, before ?? null);
       await store.save();
     }
     throw e;
   }
   const now = at();
-  const replacement = store.record(created, declined.row, now, { replaces: declined.resource.id });
+  const replacement = store.record(created, row, now, { replaces: declined.resource.id });
   const resolved = store.resolve(declined.resource.id, {
     kind: 'replaced',
     at: now,
@@ -108,4 +110,24 @@ export async function correctDeclined(
   });
   await store.save();
   return { declined: resolved, replacement };
+}
+
+/** Puts a declined donation right with a corrected new one, tied to the declined one's own row. */
+export async function correctDeclined(
+  client: ServiceClient,
+  store: DonationStore,
+  input: ChannelInput<'donations.correct'>,
+  at: () => string,
+): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
+  const declined = correctable(store, input.donationId, input.confirmRetry);
+  const attributes = correctedAttributes(declined.resource, input.changes);
+  const problems = validateDonation(attributes).filter((i) => i.severity === 'error');
+  if (problems.length > 0) {
+    throw new DeskFailure(
+      'INVALID_DONATION',
+      `The corrected donation is not valid: ${problems.map((p) => `${p.field || 'donation'}: ${p.message}`).join('; ')}`,
+      { issues: problems },
+    );
+  }
+  return sendReplacement(client, store, declined, attributes, declined.row, at);
 }

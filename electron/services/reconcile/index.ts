@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
 import { REPLACES_KEY } from '../../../shared/mapping';
-import type { WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
+import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
 import type { CheckReplacements } from '../upload/context';
 import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
@@ -13,6 +13,7 @@ import { DonationStore, FINAL_DONATION_STATES, type StoredDonation } from './don
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
 import { createSingleDonation } from './singleDonation';
+import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
 import { readLedgerView, type LedgerView } from './ledgerView';
@@ -46,6 +47,8 @@ export interface ReconcileDeps {
     rows: WorkspaceRow[];
     mapping: Record<string, unknown> | null;
   }) => Promise<{ id: string }>;
+  /** Reads a Prepare workspace (its rows are sent one by one by donations.correctFromWorkspace). */
+  readWorkspace?: (id: string) => Promise<Workspace>;
 }
 
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
@@ -370,6 +373,39 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           mapping: sheet.mapping as unknown as Record<string, unknown>,
         });
         return { workspaceId: created.id, name, rows: sheet.rows.length };
+      },
+      'donations.correctFromWorkspace': async ({ workspaceId, jobId }) => {
+        if (!deps.readWorkspace) {
+          throw new DeskFailure('UNAVAILABLE', 'Sending corrections needs the Prepare workspaces.');
+        }
+        const { store, ledger, environment } = await context();
+        const workspace = await deps.readWorkspace(workspaceId);
+        const id = jobId ?? randomUUID();
+        deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'running' });
+        try {
+          const results = await correctFromWorkspace(
+            client,
+            store,
+            workspace,
+            replacementsInUploads(ledger, environment),
+            () => new Date(now()).toISOString(),
+            (done, total) =>
+              deps.events.emit('job.progress', {
+                jobId: id,
+                kind: 'corrections',
+                stage: 'sending',
+                done,
+                total,
+                message: `${done} of ${total} correction(s) sent`,
+              }),
+          );
+          deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'succeeded' });
+          return { results };
+        } catch (e) {
+          const message = e instanceof Error ? e.message : String(e);
+          deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'failed', message });
+          throw e;
+        }
       },
       'donations.create': async (input) => {
         const { store } = await context();

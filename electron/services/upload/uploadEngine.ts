@@ -18,7 +18,7 @@ import { PartSender } from './sender';
 import { intentView, uploadView } from './views';
 
 /** The rows of an upload that replace a declined donation (metadata ddReplaces). */
-function replacementsOf(
+export function replacementsOf(
   rows: readonly ReadyRow[],
 ): Array<{ rowKey: number; rowNumber: number | null; donationId: string }> {
   const found: Array<{ rowKey: number; rowNumber: number | null; donationId: string }> = [];
@@ -150,6 +150,7 @@ export class UploadEngine {
         )
       ).length,
       mappingProblems: validated.mappingProblems,
+      replacements: replacementsOf(validated.ready).length,
     };
   }
 

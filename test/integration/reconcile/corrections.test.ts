@@ -159,6 +159,66 @@ describe('declined donations fixed in a grid and sent together as one bulk file'
     expect(twice.message).toMatch(/already replaced/);
   });
 
+  it('sends a corrections workspace one by one instead, once, skipping what is already replaced', async () => {
+    const listed = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    const open = listed.donations.find((d) => d.state === 'DECLINED' && d.resolution === null);
+    const replaced = listed.donations.find((d) => d.resolution?.kind === 'replaced');
+    const made = await desk.call('donations.fixInGrid', { donationIds: [open!.id] });
+    const workspace = await desk.call('workspace.open', { id: made.workspaceId });
+    const col = (header: string) => workspace.headers.indexOf(header);
+    const cells = workspace.rows[0]!.cells;
+    const copy = (changes: Record<string, string>) =>
+      cells.map((c, i) => changes[workspace.headers[i] as string] ?? c);
+    await desk.call('workspace.edit', {
+      id: workspace.id,
+      baseVersion: workspace.version,
+      edits: [
+        { op: 'set', key: 0, column: col('Recipient ID'), value: s.good[3] as string },
+        // A row for a declined donation the bulk file already replaced, and a row still wrong.
+        {
+          op: 'insert',
+          index: 1,
+          row: { key: 1, rowNumber: null, cells: copy({ 'Replaces donation': replaced!.id }) },
+        },
+        {
+          op: 'insert',
+          index: 2,
+          row: { key: 2, rowNumber: null, cells: copy({ 'Replaces donation': open!.id, Amount: '-1' }) },
+        },
+      ],
+    });
+    const before = (await desk.call('donations.list', { bulkIds: [], cached: true })).donations.length;
+    const sent = await desk.call('donations.correctFromWorkspace', { workspaceId: workspace.id });
+    expect(sent.results.map((r) => [r.rowKey, r.outcome])).toEqual([
+      [0, 'replaced'],
+      [1, 'already-replaced'],
+      [2, 'invalid'],
+    ]);
+    const replacementId = sent.results[0]!.replacementId as string;
+    const after = await desk.call('donations.list', { bulkIds: [], cached: true });
+    expect(after.donations).toHaveLength(before + 1);
+    expect(after.donations.find((d) => d.id === open!.id)?.resolution).toMatchObject({
+      kind: 'replaced',
+      replacementId,
+    });
+    expect(after.donations.find((d) => d.id === replacementId)).toMatchObject({
+      recipientId: s.good[3],
+      amount: open!.amount,
+      bulkId: null,
+      replaces: open!.id,
+      row: { workspaceId: workspace.id, rowKey: 0, method: 'reference' },
+      metadata: { ddReplaces: open!.id },
+    });
+    // Run again: nothing is sent twice.
+    const again = await desk.call('donations.correctFromWorkspace', { workspaceId: workspace.id });
+    expect(again.results[0]).toMatchObject({ outcome: 'already-replaced', replacementId });
+    expect((await desk.call('donations.list', { bulkIds: [], cached: true })).donations).toHaveLength(
+      before + 1,
+    );
+    const preview = await desk.call('upload.preview', { workspaceId: workspace.id });
+    expect(preview.replacements).toBe(2);
+  });
+
   it('refuses a workspace of donations that are not open declined ones', async () => {
     const listed = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     const cleared = listed.donations.find((d) => d.state !== 'DECLINED');

@@ -7,6 +7,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -16,6 +18,7 @@ import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 
 type Preview = ChannelResponse<'upload.preview'>;
+type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
 
 const stageLabels: Record<EventPayload<'upload.progress'>['stage'], string> = {
   validating: 'Checking every row again',
@@ -46,6 +49,10 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
   const [confirmed, setConfirmed] = useState<Set<number>>(() => new Set());
   const [progress, setProgress] = useState<EventPayload<'upload.progress'> | null>(null);
   const [sending, setSending] = useState(false);
+  /** Corrections of declined donations may also go one by one (POST /donations) instead of as a bulk file. */
+  const [oneByOne, setOneByOne] = useState(false);
+  const [results, setResults] = useState<RowResult[] | null>(null);
+  const [jobProgress, setJobProgress] = useState<{ done: number; total: number } | null>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -62,7 +69,23 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
 
   useEffect(() => desk.on('upload.progress', (p) => setProgress(p)), []);
 
+  async function sendOneByOne() {
+    setSending(true);
+    setError(null);
+    const jobId = `corrections-${Date.now()}`;
+    const off = desk.on('job.progress', (p: EventPayload<'job.progress'>) => {
+      if (p.jobId === jobId && p.total) setJobProgress({ done: p.done, total: p.total });
+    });
+    const result = await desk['donations.correctFromWorkspace']({ workspaceId, jobId });
+    off();
+    setSending(false);
+    setJobProgress(null);
+    if (!result.ok) return setError(result.error.message);
+    setResults(result.value.results);
+  }
+
   async function send() {
+    if (oneByOne) return sendOneByOne();
     setSending(true);
     setError(null);
     const result = resendIntentId
@@ -88,7 +111,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
     !preview ||
     preview.valid === 0 ||
     preview.mappingProblems.length > 0 ||
-    (preview.invalid > 0 && !skipInvalid) ||
+    (preview.invalid > 0 && !skipInvalid && !oneByOne) ||
     (duplicates.length > 0 && !confirmAll && confirmed.size < duplicates.length && !resendIntentId);
 
   return (
@@ -125,12 +148,30 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
                   </li>
                 ))}
               </Stack>
+              {preview.replacements > 0 && !resendIntentId && (
+                <RadioGroup
+                  aria-label="How to send the corrections"
+                  value={oneByOne ? 'single' : 'bulk'}
+                  onChange={(e) => setOneByOne(e.target.value === 'single')}
+                >
+                  <FormControlLabel
+                    value="bulk"
+                    control={<Radio />}
+                    label="As one bulk file (followed in Uploads)"
+                  />
+                  <FormControlLabel
+                    value="single"
+                    control={<Radio />}
+                    label="One by one (POST /donations), each result shown here; rows with errors are left out"
+                  />
+                </RadioGroup>
+              )}
               {preview.mappingProblems.map((p) => (
                 <Alert key={p} severity="error">
                   {p}
                 </Alert>
               ))}
-              {preview.invalid > 0 && (
+              {preview.invalid > 0 && !oneByOne && (
                 <FormControlLabel
                   control={
                     <Checkbox checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
@@ -138,7 +179,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
                   label={`Leave out the ${preview.invalid.toLocaleString()} rows that still have errors`}
                 />
               )}
-              {duplicates.length > 0 && !resendIntentId && (
+              {duplicates.length > 0 && !resendIntentId && !oneByOne && (
                 <Alert severity="warning">
                   <Typography gutterBottom>
                     {duplicates.length.toLocaleString()} rows already went out in an earlier upload that was
@@ -198,6 +239,34 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
               />
             </Stack>
           )}
+          {jobProgress && (
+            <Stack spacing={1} role="status" aria-live="polite">
+              <Typography>
+                Sending corrections one by one: {jobProgress.done} of {jobProgress.total}
+              </Typography>
+              <LinearProgress
+                variant="determinate"
+                value={(jobProgress.done / jobProgress.total) * 100}
+                aria-label="Corrections sent"
+              />
+            </Stack>
+          )}
+          {results && (
+            <Stack spacing={1} data-testid="correction-results">
+              <Alert severity={results.some((r) => r.outcome === 'failed') ? 'warning' : 'success'}>
+                {results.filter((r) => r.outcome === 'replaced').length} correction(s) created,{' '}
+                {results.filter((r) => r.outcome === 'already-replaced').length} already done,{' '}
+                {results.filter((r) => r.outcome === 'failed' || r.outcome === 'invalid').length} not sent.
+              </Alert>
+              <Stack component="ul" sx={{ m: 0, maxHeight: 220, overflowY: 'auto' }}>
+                {results.map((r) => (
+                  <li key={r.rowKey} data-testid="correction-result">
+                    Row {r.rowNumber ?? `(new ${r.rowKey + 1})`}: {r.message}
+                  </li>
+                ))}
+              </Stack>
+            </Stack>
+          )}
           {error && (
             <Alert severity="error" role="alert">
               {error}
@@ -207,11 +276,13 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
       </DialogContent>
       <DialogActions>
         <Button variant="text" onClick={onClose} disabled={sending}>
-          Cancel
+          {results ? 'Close' : 'Cancel'}
         </Button>
-        <Button onClick={() => void send()} disabled={blocked || sending}>
-          {sending ? 'Sending…' : 'Send'}
-        </Button>
+        {!results && (
+          <Button onClick={() => void send()} disabled={blocked || sending}>
+            {sending ? 'Sending…' : 'Send'}
+          </Button>
+        )}
       </DialogActions>
     </Dialog>
   );
