@@ -148,6 +148,8 @@ export const reportLineSchema = z.object({
   declinedOpen: countAmountSchema,
   /** Corrected donations sent for the month's declined ones (outside the control total). */
   replacements: countAmountSchema,
+  /** Donations made one at a time from the form during the month (no upload, outside the control total). */
+  singles: countAmountSchema,
   /** submitted = pending + inProgress + paid + cleared + declined. */
   reconciled: z.boolean(),
 });

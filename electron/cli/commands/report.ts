@@ -36,6 +36,7 @@ const BUCKETS: Array<[Exclude<keyof ReportLine, 'currencyCode' | 'reconciled'>, 
   ['declinedResolved', 'Declined, resolved'],
   ['declinedOpen', 'Declined, open'],
   ['replacements', 'Corrections sent'],
+  ['singles', 'Single donations'],
 ];
 
 async function writeWorkbook(path: string, report: MonthReport): Promise<void> {

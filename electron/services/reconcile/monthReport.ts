@@ -15,6 +15,7 @@ const emptyLine = (currencyCode: string): ReportLine => ({
   declinedResolved: { count: 0, amount: 0 },
   declinedOpen: { count: 0, amount: 0 },
   replacements: { count: 0, amount: 0 },
+  singles: { count: 0, amount: 0 },
   reconciled: false,
 });
 
@@ -75,6 +76,14 @@ export function monthReport(
     const bucket = line(d.resource.attributes.funds.currencyCode).replacements;
     bucket.count++;
     bucket.amount += d.resource.attributes.funds.amount;
+  }
+  for (const d of donations) {
+    const a = d.resource.attributes;
+    // Made from the form this month: no bulk, no declined donation it replaces.
+    if (a.bulkId || d.replaces || !d.firstSeenAt.startsWith(month)) continue;
+    const bucket = line(a.funds.currencyCode).singles;
+    bucket.count++;
+    bucket.amount += a.funds.amount;
   }
   const parts: Bucket[] = ['pending', 'inProgress', 'paid', 'cleared', 'declinedResolved', 'declinedOpen'];
   for (const l of lines.values()) {

@@ -281,6 +281,12 @@ describe('a single donation from the form', () => {
       (d) => d.id === made.donation.id,
     );
     expect(followed?.history.map((h) => h.state).slice(0, 2)).toEqual(['ACCEPTED', 'INITIATED']);
+
+    // The month-end report counts it apart from the uploads' control totals, which still reconcile.
+    const report = await desk.call('donations.report', { month: new Date().toISOString().slice(0, 7) });
+    const usd = report.lines.find((l) => l.currencyCode === 'USD');
+    expect(usd?.singles).toEqual({ count: 1, amount: 123450 });
+    expect(usd?.reconciled).toBe(true);
   });
 
   it('after an answer that never came, sends again only when told to', async () => {

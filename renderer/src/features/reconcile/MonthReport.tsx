@@ -26,6 +26,7 @@ const columns: [keyof Omit<ReportLine, 'currencyCode' | 'reconciled'>, string][]
   ['declinedResolved', 'Declined, resolved'],
   ['declinedOpen', 'Declined, open'],
   ['replacements', 'Corrections sent'],
+  ['singles', 'Single donations'],
 ];
 
 function thisMonth(): string {
