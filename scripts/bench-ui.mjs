@@ -64,6 +64,19 @@ try {
   await page.goto(`${new URL(url).origin}/#/prepare`);
   await page.getByRole('heading', { name: 'Prepare', level: 1 }).waitFor();
 
+  // BENCH_TRACE=FILE writes a Chrome trace (every thread, with CPU samples) of the import for study.
+  if (process.env.BENCH_TRACE) {
+    await browser.startTracing(page, {
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-v8.cpu_profiler',
+        'v8.execute',
+        'toplevel',
+        'blink.user_timing',
+      ],
+    });
+  }
   const t0 = Date.now();
   await page.getByTestId('file-input').setInputFiles(file);
   await page.getByRole('heading', { name: 'Match the columns' }).waitFor({ timeout: 600_000 });
@@ -79,6 +92,7 @@ try {
   await page.getByRole('grid').waitFor();
   const toGrid = (Date.now() - t1) / 1000;
   const total = parsed + toGrid;
+  if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, await browser.stopTracing());
 
   // Edit latency: from the Enter that commits a new value to the frame that shows it checked.
   const cell = page.getByRole('gridcell').nth(2);

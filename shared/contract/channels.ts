@@ -5,13 +5,15 @@ import { uploadChannels } from './uploadChannels';
 import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
+import { packedRowsSchema } from './packedRows';
 import {
   workspaceCountsSchema,
+  workspaceCreatedSchema,
   workspaceEditSchema,
   workspaceIdSchema,
   workspaceMappingSchema,
   workspaceMetaSchema,
-  workspaceRowSchema,
+  workspaceRowListSchema,
   workspaceSchema,
   workspaceSourceSchema,
   workspaceStateSchema,
@@ -156,12 +158,17 @@ export const channels = {
         name: z.string().trim().min(1).max(200),
         source: workspaceSourceSchema,
         headers: z.array(z.string()).max(1000),
-        rows: z.array(workspaceRowSchema),
+        /** The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so). */
+        rows: workspaceRowListSchema.optional(),
+        packedRows: packedRowsSchema.optional(),
         mapping: workspaceMappingSchema.nullable(),
       })
-      .strict(),
-    /** The new workspace, open: no second round trip with every row. */
-    response: workspaceSchema,
+      .strict()
+      .refine((input) => (input.rows === undefined) !== (input.packedRows === undefined), {
+        message: 'Give the rows either as a list or packed, not both.',
+      }),
+    /** The new workspace's details; the rows stay where they came from (no second trip with every row). */
+    response: workspaceCreatedSchema,
   },
   'workspace.open': { request: z.object({ id: workspaceIdSchema }).strict(), response: workspaceSchema },
   'workspace.edit': {

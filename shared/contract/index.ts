@@ -4,3 +4,4 @@ export * from './dispatch';
 export * from './environment';
 export type { DeskApi } from './api';
 export * from './workspace';
+export * from './packedRows';

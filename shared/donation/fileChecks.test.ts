@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile } from './fileChecks';
+import { checkFile, type CheckableDonation } from './fileChecks';
+import { fingerprintDonation } from './fingerprint';
 import { validDonation } from './testFixtures';
 
 const gift = (
@@ -79,5 +80,63 @@ describe('checkFile', () => {
 
   it('skips rows that could not be built', () => {
     expect(checkFile([undefined, gift(100), undefined])).toEqual([]);
+  });
+});
+
+/** The first way checkFile was written (a fingerprint of every row), kept to hold the fast one to it. */
+function referenceDuplicates(rows: (CheckableDonation | undefined)[], ignoreMetadataKeys: string[]) {
+  const out: [number, number, string][] = [];
+  const byPrint = new Map<string, number>();
+  const byGift = new Map<string, number>();
+  rows.forEach((row, index) => {
+    if (!row) return;
+    const print = fingerprintDonation(row, { ignoreMetadataKeys });
+    const same = byPrint.get(print);
+    if (same !== undefined) out.push([index, same, 'DUPLICATE_ROW']);
+    else byPrint.set(print, index);
+    const email = row.donor?.email;
+    const name = row.donor?.fullName;
+    const donor =
+      typeof email === 'string' && email !== ''
+        ? `e:${email.trim().toLowerCase()}`
+        : typeof name === 'string' && name !== ''
+          ? `n:${name.trim().toLowerCase().replace(/\s+/g, ' ')}`
+          : undefined;
+    const { amount, currencyCode } = row.funds ?? {};
+    const recipient = row.destination?.recipientId;
+    if (same === undefined && donor && typeof recipient === 'string' && typeof amount === 'number') {
+      const key = `${donor}\u0000${recipient}\u0000${String(currencyCode)}\u0000${amount}`;
+      const earlier = byGift.get(key);
+      if (earlier !== undefined) out.push([index, earlier, 'DUPLICATE_DONOR_GIFT']);
+      else byGift.set(key, index);
+    }
+  });
+  return out;
+}
+
+describe('checkFile duplicates, against a fingerprint of every row', () => {
+  it('finds the same identical rows and repeated gifts in a file full of near-copies', () => {
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 1664525 + 1013904223) >>> 0;
+      return state % n;
+    };
+    const rows: (CheckableDonation | undefined)[] = Array.from({ length: 3000 }, (_, i) => {
+      if (next(40) === 0) return undefined;
+      const donor = [{ email: 'A@x.com' }, { email: 'a@x.com ' }, { fullName: 'Ann  Lee' }, {}][next(4)];
+      return {
+        destination: { recipientId: ['840-1', '840-2', 5][next(3)] },
+        funds: { amount: [100, 200, '100'][next(3)], currencyCode: ['USD', 'EUR', undefined][next(3)] },
+        ...(donor ? { donor } : {}),
+        metadata: { ddRef: `w:${i}`, ...(next(3) === 0 ? { note: String(next(2)) } : {}) },
+      };
+    });
+    const found = checkFile(rows, { ignoreMetadataKeys: ['ddRef'] })
+      .filter((i) => i.code !== 'AMOUNT_UNUSUALLY_HIGH')
+      .map((i) => [i.row, i.relatedRow, i.code]);
+    const expected = referenceDuplicates(rows, ['ddRef']);
+    expect(expected.filter(([, , code]) => code === 'DUPLICATE_ROW').length).toBeGreaterThan(100);
+    expect(expected.filter(([, , code]) => code === 'DUPLICATE_DONOR_GIFT').length).toBeGreaterThan(20);
+    expect(found).toEqual(expected);
   });
 });

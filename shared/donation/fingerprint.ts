@@ -71,8 +71,11 @@ export interface FingerprintOptions {
   ignoreMetadataKeys?: readonly string[];
 }
 
-/** The content fingerprint of a donation's attributes (16 hex digits). */
-export function fingerprintDonation(attributes: unknown, options: FingerprintOptions = {}): string {
+/**
+ * The canonical text a donation's fingerprint is taken of: canonical JSON without the ignored
+ * metadata keys (and without metadata when nothing else is left). Equal text means the same gift.
+ */
+export function canonicalDonationText(attributes: unknown, options: FingerprintOptions = {}): string {
   const ignore = options.ignoreMetadataKeys;
   if (ignore && ignore.length > 0 && typeof attributes === 'object' && attributes !== null) {
     const attrs = attributes as Record<string, unknown>;
@@ -88,5 +91,10 @@ export function fingerprintDonation(attributes: unknown, options: FingerprintOpt
       if (removed) attributes = { ...attrs, metadata: Object.keys(kept).length > 0 ? kept : undefined };
     }
   }
-  return fnv1a64(canonicalJson(attributes));
+  return canonicalJson(attributes);
+}
+
+/** The content fingerprint of a donation's attributes (16 hex digits). */
+export function fingerprintDonation(attributes: unknown, options: FingerprintOptions = {}): string {
+  return fnv1a64(canonicalDonationText(attributes, options));
 }

@@ -15,6 +15,7 @@ export type {
 } from './types';
 export { ImportCancelledError, SpreadsheetReadError } from './errors';
 export { TEXT_SHEET_NAME } from './readSpreadsheet';
+export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zipArchive';
 
 /**
  * The names of the file's sheets in workbook order, for the sheet picker. A CSV, TSV or TXT file

@@ -6,6 +6,7 @@ import { readDelimited } from './text/readDelimited';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
+import type { RawInflater } from './xlsx/zipArchive';
 
 /** The sheet of a CSV, TSV or TXT file has no name of its own; this one stands in for it. */
 export const TEXT_SHEET_NAME = 'Sheet1';
@@ -34,10 +35,11 @@ async function readWorkbook(
   format: 'xlsx' | 'xlsm' | 'xls' | 'ods',
   sheet: string | undefined,
   monitor: WorkMonitor,
+  inflater: RawInflater | undefined,
 ): Promise<SheetRead> {
   if (format === 'xlsx' || format === 'xlsm') {
     try {
-      return await readXlsx(bytes, sheet, monitor);
+      return await readXlsx(bytes, sheet, monitor, inflater);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
       const read = readWithSheetJS(bytes, sheet, monitor);
@@ -68,7 +70,7 @@ export async function readSpreadsheet(
       delimiter: text.delimiter,
     };
   }
-  const read = await readWorkbook(bytes, format, options.sheet, monitor);
+  const read = await readWorkbook(bytes, format, options.sheet, monitor, options.inflater);
   monitor.throwIfCancelled();
   return {
     format,

@@ -1,6 +1,12 @@
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
-import { ImportCancelledError, listSheets, readSpreadsheet } from './index';
+import {
+  ImportCancelledError,
+  javaScriptInflater,
+  listSheets,
+  readSpreadsheet,
+  streamInflater,
+} from './index';
 import { buildXlsx } from './testing/zipWriter';
 
 type BookType = 'xlsx' | 'xls' | 'ods';
@@ -185,5 +191,45 @@ describe('progress and cancellation on a large xlsx', () => {
     const reading = readSpreadsheet(bytes, 'big.xlsx', { signal: controller.signal });
     controller.abort();
     await expect(reading).rejects.toBeInstanceOf(ImportCancelledError);
+  });
+});
+
+describe('with the runtime’s own inflate (streamInflater, as in the browser)', () => {
+  const rows = Array.from({ length: 30_000 }, (_, i) => [String(i).padStart(6, '0'), `Dönor ${i}`, i / 4]);
+  const bytes = write(
+    workbook({ Big: XLSX.utils.aoa_to_sheet([['ID', 'Name', 'Amount'], ...rows]) }),
+    'xlsx',
+  );
+
+  it('reads the same rows as the JavaScript inflate', async () => {
+    const native = await readSpreadsheet(bytes, 'big.xlsx', { inflater: streamInflater });
+    const javaScript = await readSpreadsheet(bytes, 'big.xlsx', { inflater: javaScriptInflater });
+    expect(native.rows).toHaveLength(30_000);
+    expect(native).toEqual(javaScript);
+  });
+
+  it('stops part-way through the sheet when cancelled', async () => {
+    let checks = 0;
+    const reading = readSpreadsheet(bytes, 'big.xlsx', {
+      inflater: streamInflater,
+      isCancelled: () => ++checks > 3,
+    });
+    await expect(reading).rejects.toMatchObject({ name: 'ImportCancelledError', code: 'IMPORT_CANCELLED' });
+  });
+
+  it.each([
+    ['stream', streamInflater],
+    ['JavaScript', javaScriptInflater],
+  ])('calls damaged compressed data damaged (%s inflate)', async (_name, inflater) => {
+    const garbage = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);
+    await expect(
+      inflater(
+        garbage,
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toMatchObject({
+      code: 'SPREADSHEET_UNREADABLE',
+    });
   });
 });

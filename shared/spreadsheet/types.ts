@@ -1,3 +1,5 @@
+import type { RawInflater } from './xlsx/zipArchive';
+
 /** File formats the importer understands; decided from the bytes first, the file name second. */
 export type SpreadsheetFormat = 'xlsx' | 'xlsm' | 'xls' | 'ods' | 'csv' | 'tsv' | 'txt';
 
@@ -39,6 +41,11 @@ export interface ReadSpreadsheetOptions {
   signal?: AbortSignal;
   /** Alternative to `signal` for callers that keep their own flag. */
   isCancelled?(): boolean;
+  /**
+   * How an xlsx sheet's compressed XML is inflated: JavaScript (pako) by default; a browser passes
+   * `streamInflater` (its native DecompressionStream), several times faster there.
+   */
+  inflater?: RawInflater;
 }
 
 export interface SpreadsheetResult {

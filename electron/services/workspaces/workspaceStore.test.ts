@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,5 +97,53 @@ describe('WorkspaceStore', () => {
     expect(results.map((r) => r.version)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const reopened = await store.open(id);
     expect(reopened.rows[0]?.cells[1]).toBe('19');
+  });
+
+  it('writes rows given packed as they are, and opens them as rows keyed in order, edits and all', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
+    const store = new WorkspaceStore(root);
+    const created = await store.create({
+      name: 'Packed',
+      source,
+      headers: ['Charity ID', 'Amount'],
+      packedRows: {
+        texts: '840-12345678925.00840-9876543210Zoë 😀',
+        lengths: [13, 5, 13, 1, 0, 6],
+        rowNumbers: [4, 5, null],
+        width: 2,
+      },
+      mapping: null,
+    });
+    expect(created).toMatchObject({ name: 'Packed', nextKey: 3, version: 0, counts: null });
+    expect('rows' in created).toBe(false);
+    await store.edit(created.id, 0, [{ op: 'set', key: 1, column: 1, value: '11' }]);
+    const reopened = await new WorkspaceStore(root).open(created.id);
+    expect(reopened.rows).toEqual([
+      { key: 0, rowNumber: 4, cells: ['840-123456789', '25.00'] },
+      { key: 1, rowNumber: 5, cells: ['840-987654321', '11'] },
+      { key: 2, rowNumber: null, cells: ['', 'Zoë 😀'] },
+    ]);
+    expect(reopened.nextKey).toBe(3);
+    // Opening folds it into an ordinary snapshot.
+    expect(JSON.parse(await readFile(join(root, created.id, 'workspace.json'), 'utf8')).rows).toHaveLength(3);
+  });
+
+  it('refuses a snapshot whose packed rows do not add up, and leaves it as it was', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
+    const store = new WorkspaceStore(root);
+    const created = await store.create({
+      name: 'Packed',
+      source,
+      headers: ['A'],
+      packedRows: { texts: 'ab', lengths: [1, 1], rowNumbers: [2, 3], width: 1 },
+      mapping: null,
+    });
+    const file = join(root, created.id, 'workspace.json');
+    const damaged = (await readFile(file, 'utf8')).replace('"texts":"ab"', '"texts":"abc"');
+    await writeFile(file, damaged);
+    await expect(new WorkspaceStore(root).open(created.id)).rejects.toMatchObject({
+      code: 'DAMAGED_WORKSPACE',
+    });
+    expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });

@@ -2,11 +2,15 @@ import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
+  isPackedRows,
+  unpackRows,
   workspaceEditSchema,
   workspaceMetaSchema,
   workspaceSchema,
+  type PackedRows,
   type Workspace,
   type WorkspaceCounts,
+  type WorkspaceCreated,
   type WorkspaceEdit,
   type WorkspaceMeta,
   type WorkspaceRow,
@@ -47,16 +51,23 @@ export class WorkspaceStore {
     return next;
   }
 
+  /**
+   * A new workspace, on disk before this returns. Rows given packed are written packed (the
+   * snapshot is then a few large values rather than 100,000 objects to encode) and unpacked the
+   * first time the workspace is opened.
+   */
   async create(input: {
     name: string;
     source: WorkspaceSource;
     headers: string[];
-    rows: WorkspaceRow[];
+    /** The rows as a list, or `packedRows` instead. */
+    rows?: WorkspaceRow[];
+    packedRows?: PackedRows;
     mapping: Record<string, unknown> | null;
-  }): Promise<Workspace> {
+  }): Promise<WorkspaceCreated> {
     const id = randomUUID();
     const now = new Date().toISOString();
-    const workspace: Workspace = {
+    const meta: WorkspaceMeta = {
       id,
       name: input.name,
       createdAt: now,
@@ -64,16 +75,26 @@ export class WorkspaceStore {
       state: 'draft',
       source: input.source,
       counts: null,
-      headers: input.headers,
-      rows: input.rows,
-      nextKey: input.rows.reduce((max, r) => Math.max(max, r.key + 1), 0),
-      mapping: input.mapping,
-      version: 0,
     };
+    const nextKey = input.packedRows
+      ? input.packedRows.rowNumbers.length
+      : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
+    const rows = input.packedRows ? { packedRows: input.packedRows } : { rows: input.rows ?? [] };
     await mkdir(this.dir(id), { recursive: true });
-    await this.writeSnapshot(workspace);
+    await writeFileAtomic(
+      join(this.dir(id), SNAPSHOT),
+      JSON.stringify({
+        ...meta,
+        headers: input.headers,
+        ...rows,
+        nextKey,
+        mapping: input.mapping,
+        version: 0,
+      }),
+    );
+    await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
     this.versions.set(id, 0);
-    return workspace;
+    return { ...meta, nextKey, version: 0 };
   }
 
   async list(): Promise<WorkspaceMeta[]> {
@@ -172,7 +193,7 @@ export class WorkspaceStore {
     const text = await readFile(join(this.dir(id), SNAPSHOT), 'utf8').catch(() => {
       throw new DeskFailure('NOT_FOUND', 'That workspace no longer exists.');
     });
-    const workspace = workspaceSchema.parse(JSON.parse(text));
+    const workspace = workspaceSchema.parse(unpackSnapshot(JSON.parse(text)));
     const meta = await this.readMeta(id).catch(() => null);
     if (meta) {
       workspace.counts = meta.counts;
@@ -213,4 +234,13 @@ function metaOf(w: Workspace): WorkspaceMeta {
     source: w.source,
     counts: w.counts,
   };
+}
+
+/** A snapshot written with packed rows (a new workspace) read as one with a list of rows. */
+function unpackSnapshot(snapshot: unknown): unknown {
+  if (typeof snapshot !== 'object' || snapshot === null || !('packedRows' in snapshot)) return snapshot;
+  const { packedRows, ...rest } = snapshot as { packedRows: unknown };
+  if (!isPackedRows(packedRows))
+    throw new DeskFailure('DAMAGED_WORKSPACE', 'This workspace file is damaged.');
+  return { ...rest, rows: unpackRows(packedRows) };
 }

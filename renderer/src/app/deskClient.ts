@@ -48,7 +48,9 @@ function bridgeClient(secret: string | null): DeskApi {
       const response = await fetch(`/api/call/${channel}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
-        body: JSON.stringify(input ?? {}),
+        // Bytes in a Blob rather than a string: a large string body (a new workspace's rows) is
+        // converted again inside fetch on this thread, which measured slower than encoding it here.
+        body: new Blob([new TextEncoder().encode(JSON.stringify(input ?? {}))], { type: 'application/json' }),
       });
       return (await response.json()) as Result<unknown>;
     } catch {

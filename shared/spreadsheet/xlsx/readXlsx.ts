@@ -5,21 +5,22 @@ import { parseCellStyles } from './cellStyles';
 import { parseSharedStrings } from './sharedStrings';
 import { readWorkbookParts } from './workbookParts';
 import { WorksheetScanner } from './worksheetScanner';
-import { ZipArchive, streamEntryText } from './zipArchive';
+import { ZipArchive, inflateEntry, type RawInflater } from './zipArchive';
 
 export function listXlsxSheets(bytes: Uint8Array): string[] {
   return readWorkbookParts(new ZipArchive(bytes)).sheets.map((sheet) => sheet.name);
 }
 
 /**
- * The fast xlsx/xlsm path: the worksheet is inflated and scanned piece by piece (no whole-sheet
- * string, no DOM), yielding now and then so progress shows and a cancel is heard. Throws
+ * The fast xlsx/xlsm path: the worksheet is inflated and its bytes scanned piece by piece (no
+ * whole-sheet string, no DOM), yielding now and then so progress shows and a cancel is heard. Throws
  * FastReaderUnsupported for what SheetJS should handle instead.
  */
 export async function readXlsx(
   bytes: Uint8Array,
   sheetName: string | undefined,
   monitor: WorkMonitor,
+  inflater?: RawInflater,
 ): Promise<{ sheetNames: string[]; sheet: string; raw: RawSheet }> {
   const archive = new ZipArchive(bytes);
   const parts = readWorkbookParts(archive);
@@ -42,10 +43,10 @@ export async function readXlsx(
   );
   const displays = parseCellStyles(archive.readText(parts.stylesPath ?? 'xl/styles.xml'));
   const scanner = new WorksheetScanner(sharedStrings, displays, parts.date1904);
-  await streamEntryText(
+  await inflateEntry(
     archive,
     entry,
-    (text) => scanner.push(text),
+    (bytes) => scanner.push(bytes),
     async (done, total) => {
       // A flag the caller set synchronously (isCancelled) is seen at every slice, not only on yields.
       monitor.throwIfCancelled();
@@ -53,6 +54,7 @@ export async function readXlsx(
       monitor.progress(done, total);
       await monitor.yieldNow();
     },
+    inflater,
   );
   monitor.progress(1, 1);
   return {

@@ -8,16 +8,22 @@ const XML =
   '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2"><f>1+2</f><v>3</v></c><c r="C2" s="1"><v>46329</v></c></row>' +
   '<row r="3" customHeight="1"/>' +
   '<row r="4"><c r="A4" t="str"><f>A1</f><v>x &amp; y</v></c><c t="b"><v>1</v></c><c r="C4" s="1"/></row>' +
+  '<row r="5"><c r="A5" t="inlineStr"><is><t>Zoë € 😀</t></is></c><c r="B5"><v>-0</v></c><c r="C5" s="1"><v>46329.5</v></c>' +
+  '<c r="D5"><v>0.30000000000000004</v></c><c r="E5" t="e"><v>#N/A</v></c><c r="F5" t="str"><v>Ünïcode &lt;ok&gt;</v></c></row>' +
   '</sheetData><rowBreaks count="1"><brk id="2"/></rowBreaks><mergeCells count="1"><mergeCell ref="A1:B1"/></mergeCells></worksheet>';
+const BYTES = new TextEncoder().encode(XML);
 
-function scan(pieces: string[]): WorksheetScanner {
+function scan(pieces: Uint8Array[]): {
+  scanner: WorksheetScanner;
+  merges: ReturnType<WorksheetScanner['finish']>;
+} {
   const scanner = new WorksheetScanner(
     ['Name', 'Amount', 'Ann'],
     new Uint8Array([NumberDisplay.Number, NumberDisplay.Date]),
     false,
   );
   for (const piece of pieces) scanner.push(piece);
-  return scanner;
+  return { scanner, merges: scanner.finish() };
 }
 
 describe('WorksheetScanner', () => {
@@ -25,21 +31,36 @@ describe('WorksheetScanner', () => {
     { rowNumber: 1, cells: ['Name', 'Amount', 'When'] },
     { rowNumber: 2, cells: ['Ann', '3', '2026-11-03'] },
     { rowNumber: 4, cells: ['x & y', 'TRUE'] },
+    {
+      rowNumber: 5,
+      cells: ['Zoë € 😀', '0', '2026-11-03T12:00:00', '0.3', '#N/A', 'Ünïcode <ok>'],
+    },
   ];
 
   it('reads a whole sheet and its merged ranges', () => {
-    const scanner = scan([XML]);
+    const { scanner, merges } = scan([BYTES]);
     expect(scanner.rows).toEqual(expected);
-    expect(scanner.finish()).toEqual([{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }]);
+    expect(merges).toEqual([{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }]);
   });
 
-  it('gives the same result however the XML is cut into pieces', () => {
-    for (let cut = 1; cut < XML.length; cut++) {
-      const scanner = scan([XML.slice(0, cut), XML.slice(cut)]);
+  it('gives the same result however the bytes are cut into pieces, even inside a character', () => {
+    for (let cut = 1; cut < BYTES.length; cut++) {
+      const { scanner, merges } = scan([BYTES.slice(0, cut), BYTES.slice(cut)]);
       expect(scanner.rows, `cut at ${cut}`).toEqual(expected);
-      expect(scanner.finish()).toHaveLength(1);
+      expect(merges).toHaveLength(1);
     }
-    const tiny = scan(XML.match(/[\s\S]{1,7}/g) ?? []);
-    expect(tiny.rows).toEqual(expected);
+    const tiny: Uint8Array[] = [];
+    for (let at = 0; at < BYTES.length; at += 7) tiny.push(BYTES.slice(at, at + 7));
+    expect(scan(tiny).scanner.rows).toEqual(expected);
+  });
+
+  it('never keeps or changes the pieces it is given', () => {
+    const piece = BYTES.slice();
+    const scanner = new WorksheetScanner(['Name', 'Amount', 'Ann'], new Uint8Array([0, 1]), false);
+    scanner.push(piece.subarray(0, 500));
+    piece.fill(0, 0, 500);
+    scanner.push(BYTES.subarray(500));
+    scanner.finish();
+    expect(scanner.rows).toEqual(expected);
   });
 });

@@ -1,11 +1,11 @@
 import { errorCodeText } from '../cells/errorText';
 import { excelSerialToIso } from '../cells/excelDate';
-import { formatNumericText } from '../cells/numberText';
+import { formatNumber, formatNumericText } from '../cells/numberText';
 import type { MergedRange, SheetRow } from '../types';
 import { NumberDisplay } from './cellStyles';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
 import { richText } from './sharedStrings';
-import { decodeXmlText, detach } from './xmlText';
+import { decodeXmlText } from './xmlText';
 
 const SPACE = 32;
 const TAB = 9;
@@ -16,18 +16,22 @@ const SLASH = 47;
 const QUOTE = 34;
 const APOSTROPHE = 39;
 const EQUALS = 61;
+const MINUS = 45;
+const DOT = 46;
 const LETTER_A = 65;
 const LETTER_Z = 90;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
-const LETTER_C = 99;
+const LOWER_C = 99;
+const LOWER_O = 111;
 const LOWER_V = 118;
+const LOWER_W = 119;
 const LT = 60;
 const LOWER_R = 114;
 const LOWER_S = 115;
 const LOWER_T = 116;
 
-const isNameEnd = (code: number): boolean =>
+const isNameEnd = (code: number | undefined): boolean =>
   code === SPACE || code === GT || code === SLASH || code === TAB || code === LF || code === CR;
 
 /** Cell types by the first letter of `t=`: s(hared), str / inlineStr, b(oolean), e(rror), d(ate), n(umber). */
@@ -39,9 +43,9 @@ const TYPE_BOOLEAN = 4;
 const TYPE_ERROR = 5;
 const TYPE_DATE = 6;
 
-/** The type from the `t=` value's first letter and length, without slicing it out of the XML. */
-function typeAt(text: string, start: number, length: number): number {
-  switch (text.charCodeAt(start)) {
+/** The type from the `t=` value's first letter and length, without making a string of it. */
+function typeAt(bytes: Uint8Array, start: number, length: number): number {
+  switch (bytes[start]) {
     case 115: // s, str
       return length === 1 ? TYPE_SHARED : TYPE_STRING;
     case 105: // inlineStr
@@ -74,18 +78,95 @@ function parseReference(ref: string): { row: number; column: number } {
   return { row: Number(ref.slice(i)), column: column - 1 };
 }
 
+const utf8 = new TextDecoder('utf-8');
+// One character per byte: only used for text known to be ASCII (numbers, error codes, dates).
+const latin1 = new TextDecoder('latin1');
+
 /**
- * Scans worksheet XML that arrives in pieces, turning each complete `<row>` into cell text. It is
- * hand-written over indexOf and charCodeAt (no DOM, no regex per cell) because this loop is where
- * all of an import's time goes. Text after the last complete row is carried into the next piece.
+ * ASCII bytes as a string. `String.fromCharCode` with the bytes as arguments makes a flat string
+ * at once, where a decoder call per short value costs several times more.
+ */
+function asciiText(b: Uint8Array, s: number, e: number): string {
+  switch (e - s) {
+    case 0:
+      return '';
+    case 1:
+      return String.fromCharCode(b[s]!);
+    case 2:
+      return String.fromCharCode(b[s]!, b[s + 1]!);
+    case 3:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
+    case 4:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
+    case 5:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
+    case 6:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
+    case 7:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
+    case 8:
+      return String.fromCharCode(
+        b[s]!,
+        b[s + 1]!,
+        b[s + 2]!,
+        b[s + 3]!,
+        b[s + 4]!,
+        b[s + 5]!,
+        b[s + 6]!,
+        b[s + 7]!,
+      );
+    default:
+      return latin1.decode(b.subarray(s, e));
+  }
+}
+
+/**
+ * Whether `<v>` number text is already what Excel's General format shows ("12.5", "-3", "0.25"),
+ * so it can be taken as it is: no parse and print per cell in the hot loop. Longer than 12
+ * characters is never taken as is (15 significant digits may need rounding).
+ */
+function isCanonicalNumber(b: Uint8Array, s: number, e: number): boolean {
+  const length = e - s;
+  if (length === 0 || length > 12) return false;
+  let i = b[s] === MINUS ? s + 1 : s;
+  if (i === e) return false;
+  // A leading zero is canonical only as "0" or "0.xxx".
+  if (b[i] === DIGIT_0 && i + 1 < e && b[i + 1] !== DOT) return false;
+  let sawDot = false;
+  for (; i < e; i++) {
+    const code = b[i]!;
+    if (code === DOT) {
+      if (sawDot || i === e - 1) return false;
+      sawDot = true;
+    } else if (code < DIGIT_0 || code > DIGIT_9) {
+      return false;
+    }
+  }
+  if (sawDot && b[e - 1] === DIGIT_0) return false;
+  // "-0" reads as "0".
+  return !(length === 2 && b[s] === MINUS && b[s + 1] === DIGIT_0);
+}
+
+const INITIAL_BUFFER = 1 << 16;
+
+/**
+ * Scans worksheet XML bytes that arrive in pieces, turning each complete `<row>` into cell text.
+ * It works on the UTF-8 bytes themselves (no text decoding of the markup, no DOM, no regex per
+ * cell) because this loop is where an import spends its time: shared-string cells become a table
+ * lookup, numbers a few byte comparisons. Bytes after the last complete row are kept and scanned
+ * again, whole, with the next piece.
  */
 export class WorksheetScanner {
   readonly rows: SheetRow[] = [];
-  private carry = '';
-  private tail = '';
+  private pending = new Uint8Array(INITIAL_BUFFER);
+  private pendingLength = 0;
+  private readonly tail: Uint8Array[] = [];
   private afterSheetData = false;
   private checkedRoot = false;
   private nextRowNumber = 1;
+  /** Date cells repeat (a month's dates): each serial is turned into text once. */
+  private readonly dates = new Map<number, string>();
+  private readonly times = new Map<number, string>();
 
   constructor(
     private readonly sharedStrings: readonly string[],
@@ -93,72 +174,53 @@ export class WorksheetScanner {
     private readonly date1904: boolean,
   ) {}
 
-  push(piece: string): void {
+  /** Scans a piece of the sheet's XML. The piece is read during the call and never kept. */
+  push(piece: Uint8Array): void {
     if (this.afterSheetData) {
-      this.tail += piece;
+      this.tail.push(piece.slice());
       return;
     }
-    // join() builds one flat string; `carry + piece` would be a rope, whose charCodeAt is slower in
-    // this loop (measured: the scan took 1.5 s with ropes, 1.0 s flat, for 100k rows).
-    const text = this.carry.length === 0 ? piece : [this.carry, piece].join('');
-    this.carry = '';
-    if (!this.checkedRoot) {
-      const root = text.indexOf('<worksheet');
-      if (root === -1) {
-        if (/<\w+:worksheet/.test(text))
-          throw new FastReaderUnsupported('its sheet XML uses namespace prefixes');
-        if (text.length < 4096) {
-          this.carry = text;
-          return;
-        }
-      }
-      this.checkedRoot = true;
+    let data: Uint8Array;
+    if (this.pendingLength === 0) {
+      data = piece;
+    } else {
+      this.reserve(this.pendingLength + piece.length);
+      this.pending.set(piece, this.pendingLength);
+      data = this.pending.subarray(0, this.pendingLength + piece.length);
     }
-    let at = 0;
-    for (;;) {
-      const rowStart = text.indexOf('<row', at);
-      if (rowStart === -1 || !isNameEnd(text.charCodeAt(rowStart + 4))) {
-        const stop = rowStart === -1 ? -1 : rowStart;
-        const endOfData = this.findEndOfSheetData(text, at);
-        if (endOfData !== -1) {
-          this.afterSheetData = true;
-          this.tail = text.slice(endOfData);
-          return;
-        }
-        if (stop !== -1 && stop + 4 < text.length) {
-          at = stop + 4;
-          continue;
-        }
-        this.carry = text.slice(at);
-        return;
-      }
-      const tagEnd = text.indexOf('>', rowStart);
-      if (tagEnd === -1) {
-        this.carry = text.slice(rowStart);
-        return;
-      }
-      if (text.charCodeAt(tagEnd - 1) === SLASH) {
-        this.rowNumberOf(text, rowStart, tagEnd);
-        at = tagEnd + 1;
-        continue;
-      }
-      const previousRowNumber = this.nextRowNumber;
-      const after = this.scanRow(text, this.rowNumberOf(text, rowStart, tagEnd), tagEnd + 1);
-      if (after === -1) {
-        // The row continues in the next piece: scan it again from its start then.
-        this.nextRowNumber = previousRowNumber;
-        this.carry = text.slice(rowStart);
-        return;
-      }
-      at = after;
+    const consumed = this.scan(data);
+    const rest = data.length - consumed;
+    if (rest === 0) {
+      this.pendingLength = 0;
+    } else if (data.buffer === this.pending.buffer) {
+      this.pending.copyWithin(0, consumed, data.length);
+      this.pendingLength = rest;
+    } else {
+      this.reserve(rest);
+      this.pending.set(data.subarray(consumed));
+      this.pendingLength = rest;
+    }
+    if (this.afterSheetData && this.pendingLength > 0) {
+      // Everything after </sheetData> (merged cells) is read once the whole sheet is in.
+      this.tail.push(this.pending.slice(0, this.pendingLength));
+      this.pendingLength = 0;
     }
   }
 
   /** Merged ranges, read from what followed `</sheetData>` once the whole sheet is in. */
   finish(): MergedRange[] {
+    const length = this.tail.reduce((sum, part) => sum + part.length, 0);
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const part of this.tail) {
+      bytes.set(part, offset);
+      offset += part.length;
+    }
+    this.tail.length = 0;
+    const text = utf8.decode(bytes);
     const merges: MergedRange[] = [];
     const pattern = /<mergeCell\s[^>]*ref="([A-Za-z]+\d+)(?::([A-Za-z]+\d+))?"/g;
-    for (let match = pattern.exec(this.tail); match; match = pattern.exec(this.tail)) {
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const first = parseReference(match[1] ?? '');
       const last = parseReference(match[2] ?? match[1] ?? '');
       merges.push({
@@ -168,28 +230,88 @@ export class WorksheetScanner {
         lastColumn: last.column,
       });
     }
-    this.tail = '';
     return merges;
   }
 
-  private findEndOfSheetData(text: string, from: number): number {
-    const close = text.indexOf('</sheetData>', from);
-    if (close !== -1) return close;
-    return text.indexOf('<sheetData/>', from);
+  private reserve(size: number): void {
+    if (this.pending.length >= size) return;
+    let capacity = this.pending.length * 2;
+    while (capacity < size) capacity *= 2;
+    const next = new Uint8Array(capacity);
+    next.set(this.pending.subarray(0, this.pendingLength));
+    this.pending = next;
+  }
+
+  /** A namespace-prefixed sheet (`<x:worksheet>`) is left to SheetJS. Returns false to wait for more bytes. */
+  private checkRoot(b: Uint8Array): boolean {
+    const head = latin1.decode(b.subarray(0, Math.min(b.length, 4096)));
+    if (head.indexOf('<worksheet') === -1) {
+      if (/<\w+:worksheet/.test(head))
+        throw new FastReaderUnsupported('its sheet XML uses namespace prefixes');
+      if (b.length < 4096) return false;
+    }
+    this.checkedRoot = true;
+    return true;
+  }
+
+  /** Scans every complete row of `b`; returns how many bytes were used up. */
+  private scan(b: Uint8Array): number {
+    if (!this.checkedRoot && !this.checkRoot(b)) return 0;
+    const n = b.length;
+    let at = 0;
+    for (;;) {
+      let open = at;
+      while (open < n && b[open] !== LT) open++;
+      if (open >= n) return n;
+      // Enough bytes to tell `<row `, `</sheetData>` and `<sheetData/>` apart.
+      if (open + 12 > n) return open;
+      const second = b[open + 1];
+      if (
+        second === LOWER_R &&
+        b[open + 2] === LOWER_O &&
+        b[open + 3] === LOWER_W &&
+        isNameEnd(b[open + 4])
+      ) {
+        let tagEnd = open + 4;
+        while (tagEnd < n && b[tagEnd] !== GT) tagEnd++;
+        if (tagEnd >= n) return open;
+        const previousRowNumber = this.nextRowNumber;
+        const rowNumber = this.rowNumberOf(b, open, tagEnd);
+        if (b[tagEnd - 1] === SLASH) {
+          at = tagEnd + 1;
+          continue;
+        }
+        const after = this.scanRow(b, rowNumber, tagEnd + 1);
+        if (after === -1) {
+          // The row continues in the next piece: scan it again from its start then.
+          this.nextRowNumber = previousRowNumber;
+          return open;
+        }
+        at = after;
+        continue;
+      }
+      if (startsWith(b, open, END_SHEET_DATA) || startsWith(b, open, EMPTY_SHEET_DATA)) {
+        this.afterSheetData = true;
+        return open;
+      }
+      at = open + 1;
+    }
   }
 
   /** The row's `r=` attribute, or the one after the previous row when absent. */
-  private rowNumberOf(text: string, start: number, tagEnd: number): number {
+  private rowNumberOf(b: Uint8Array, start: number, tagEnd: number): number {
     let rowNumber = this.nextRowNumber;
-    const attribute = text.indexOf(' r="', start);
-    if (attribute !== -1 && attribute < tagEnd) {
-      let value = 0;
-      for (let i = attribute + 4; i < tagEnd; i++) {
-        const code = text.charCodeAt(i);
-        if (code < DIGIT_0 || code > DIGIT_9) break;
-        value = value * 10 + (code - DIGIT_0);
+    for (let i = start + 4; i + 3 < tagEnd; i++) {
+      if (b[i] === SPACE && b[i + 1] === LOWER_R && b[i + 2] === EQUALS && b[i + 3] === QUOTE) {
+        let value = 0;
+        for (let k = i + 4; k < tagEnd; k++) {
+          const code = b[k]!;
+          if (code < DIGIT_0 || code > DIGIT_9) break;
+          value = value * 10 + (code - DIGIT_0);
+        }
+        if (value > 0) rowNumber = value;
+        break;
       }
-      if (value > 0) rowNumber = value;
     }
     this.nextRowNumber = rowNumber + 1;
     return rowNumber;
@@ -197,31 +319,35 @@ export class WorksheetScanner {
 
   /**
    * Scans the cells of one row up to its `</row>` and returns the index after it, or -1 when the
-   * piece ends first (nothing is kept then). The common cell `<c r=".." s=".." t=".."><v>..</v></c>`
-   * costs one indexOf; anything else (formulas, inline strings) takes the general path.
+   * bytes end first (nothing is kept then). The common cell `<c r=".." s=".." t=".."><v>..</v></c>`
+   * takes the fast path; anything else (formulas, inline strings) is decoded and read as text.
    */
-  private scanRow(text: string, rowNumber: number, start: number): number {
-    const length = text.length;
+  private scanRow(b: Uint8Array, rowNumber: number, start: number): number {
+    const n = b.length;
     const cells: string[] = [];
     let filled = false;
     let column = -1;
     let at = start;
     for (;;) {
-      // After a cell the next tag usually starts right away; indexOf is a call worth skipping.
-      const open = text.charCodeAt(at) === LT ? at : text.indexOf('<', at);
-      if (open === -1) return -1;
-      const second = text.charCodeAt(open + 1);
+      let open = at;
+      while (open < n && b[open] !== LT) open++;
+      if (open + 2 >= n) return -1;
+      const second = b[open + 1];
       if (second === SLASH) {
-        if (open + 6 > length) return -1;
-        if (text.startsWith('</row>', open)) {
+        if (open + 6 > n) return -1;
+        if (
+          b[open + 2] === LOWER_R &&
+          b[open + 3] === LOWER_O &&
+          b[open + 4] === LOWER_W &&
+          b[open + 5] === GT
+        ) {
           if (filled) this.rows.push({ rowNumber, cells });
           return open + 6;
         }
         at = open + 2;
         continue;
       }
-      if (open + 3 > length) return -1;
-      if (second !== LETTER_C || !isNameEnd(text.charCodeAt(open + 2))) {
+      if (second !== LOWER_C || !isNameEnd(b[open + 2])) {
         at = open + 1;
         continue;
       }
@@ -232,49 +358,50 @@ export class WorksheetScanner {
       let i = open + 2;
       let selfClosing = false;
       for (;;) {
-        let code = text.charCodeAt(i);
-        while (code === SPACE || code === TAB || code === LF || code === CR) code = text.charCodeAt(++i);
+        let code = b[i];
+        while (code === SPACE || code === TAB || code === LF || code === CR) code = b[++i];
+        if (i >= n) return -1;
         if (code === GT) break;
         if (code === SLASH) {
           selfClosing = true;
           i++;
           break;
         }
-        if (i >= length) return -1;
         const nameStart = i;
-        while (code !== EQUALS && i < length) code = text.charCodeAt(++i);
+        while (i < n && b[i] !== EQUALS) i++;
+        if (i + 1 >= n) return -1;
         const nameLength = i - nameStart;
-        const nameCode = text.charCodeAt(nameStart);
-        const quote = text.charCodeAt(i + 1);
+        const quote = b[i + 1];
         const valueStart = i + 2;
         let valueEnd = valueStart;
-        while (text.charCodeAt(valueEnd) !== quote && valueEnd < length) valueEnd++;
-        if (valueEnd >= length) return -1;
+        while (valueEnd < n && b[valueEnd] !== quote) valueEnd++;
+        if (valueEnd >= n) return -1;
         if (quote !== QUOTE && quote !== APOSTROPHE) {
           // Spaces around "=" are legal XML that no spreadsheet program writes.
           throw new FastReaderUnsupported('its sheet XML has attributes in an unusual form');
         }
         if (nameLength === 1) {
+          const nameCode = b[nameStart];
           if (nameCode === LOWER_R) {
             // r="AB12": only the letters matter here; the row comes from <row>.
             let letters = 0;
             for (let k = valueStart; k < valueEnd; k++) {
-              const letter = text.charCodeAt(k);
+              const letter = b[k]!;
               if (letter < LETTER_A || letter > LETTER_Z) break;
               letters = letters * 26 + (letter - LETTER_A + 1);
             }
             explicitColumn = letters - 1;
           } else if (nameCode === LOWER_T) {
-            type = typeAt(text, valueStart, valueEnd - valueStart);
+            type = typeAt(b, valueStart, valueEnd - valueStart);
           } else if (nameCode === LOWER_S) {
             let value = 0;
-            for (let k = valueStart; k < valueEnd; k++) value = value * 10 + (text.charCodeAt(k) - DIGIT_0);
+            for (let k = valueStart; k < valueEnd; k++) value = value * 10 + (b[k]! - DIGIT_0);
             style = value;
           }
         }
         i = valueEnd + 1;
       }
-      if (i >= length) return -1;
+      if (i >= n) return -1;
       column = explicitColumn >= 0 ? explicitColumn : column + 1;
       if (selfClosing) {
         at = i + 1;
@@ -282,36 +409,30 @@ export class WorksheetScanner {
       }
       let value: string;
       const content = i + 1;
-      if (
-        type !== TYPE_INLINE &&
-        text.charCodeAt(content) === LT &&
-        text.charCodeAt(content + 1) === LOWER_V &&
-        text.charCodeAt(content + 2) === GT
-      ) {
-        // Values are short and hold no "<" (it would be &lt;), so a plain loop finds "</v>".
+      if (type !== TYPE_INLINE && b[content] === LT && b[content + 1] === LOWER_V && b[content + 2] === GT) {
+        // Values hold no "<" (it would be &lt;), so the first one is the start of "</v>".
         const valueStart = content + 3;
         let valueEnd = valueStart;
-        while (valueEnd < length && text.charCodeAt(valueEnd) !== LT) valueEnd++;
-        if (valueEnd + 8 > length) return -1;
+        while (valueEnd < n && b[valueEnd] !== LT) valueEnd++;
+        if (valueEnd + 8 > n) return -1;
         let cellEnd = valueEnd + 4;
         if (
-          text.charCodeAt(cellEnd) !== LT ||
-          text.charCodeAt(cellEnd + 1) !== SLASH ||
-          text.charCodeAt(cellEnd + 2) !== LETTER_C ||
-          text.charCodeAt(cellEnd + 3) !== GT
+          b[cellEnd] !== LT ||
+          b[cellEnd + 1] !== SLASH ||
+          b[cellEnd + 2] !== LOWER_C ||
+          b[cellEnd + 3] !== GT
         ) {
-          cellEnd = text.indexOf('</c>', valueEnd);
+          cellEnd = indexOfCellEnd(b, valueEnd);
           if (cellEnd === -1) return -1;
         }
-        value = this.cellValue(text, valueStart, valueEnd, type, style);
+        value = this.cellValue(b, valueStart, valueEnd, type, style);
         at = cellEnd + 4;
       } else {
-        const cellEnd = text.indexOf('</c>', i + 1);
+        const cellEnd = indexOfCellEnd(b, content);
         if (cellEnd === -1) return -1;
-        value =
-          type === TYPE_INLINE
-            ? this.inlineText(text, i + 1, cellEnd)
-            : this.wrappedValue(text, i + 1, cellEnd, type, style);
+        // Formulas and inline strings are rare: read them as text with the general helpers.
+        const xml = utf8.decode(b.subarray(content, cellEnd));
+        value = type === TYPE_INLINE ? inlineText(xml) : this.wrappedValue(xml, type, style);
         at = cellEnd + 4;
       }
       if (value === '') continue;
@@ -322,45 +443,102 @@ export class WorksheetScanner {
   }
 
   /** A cell whose `<v>` is not first (a formula precedes it) or is absent. */
-  private wrappedValue(text: string, start: number, end: number, type: number, style: number): string {
-    const open = text.indexOf('<v', start);
-    if (open === -1 || open >= end) return '';
-    const valueStart = text.indexOf('>', open) + 1;
-    if (text.charCodeAt(valueStart - 2) === SLASH) return '';
-    const valueEnd = text.indexOf('</v>', valueStart);
-    if (valueEnd === -1 || valueEnd > end) return '';
-    return this.cellValue(text, valueStart, valueEnd, type, style);
+  private wrappedValue(xml: string, type: number, style: number): string {
+    const open = xml.indexOf('<v');
+    if (open === -1) return '';
+    const valueStart = xml.indexOf('>', open) + 1;
+    if (valueStart === 0 || xml.charCodeAt(valueStart - 2) === SLASH) return '';
+    const valueEnd = xml.indexOf('</v>', valueStart);
+    if (valueEnd === -1) return '';
+    return this.textValue(xml.slice(valueStart, valueEnd), type, style);
   }
 
-  private cellValue(text: string, valueStart: number, valueEnd: number, type: number, style: number): string {
+  private cellValue(
+    b: Uint8Array,
+    valueStart: number,
+    valueEnd: number,
+    type: number,
+    style: number,
+  ): string {
     switch (type) {
       case TYPE_SHARED: {
         let index = 0;
-        for (let k = valueStart; k < valueEnd; k++) index = index * 10 + (text.charCodeAt(k) - DIGIT_0);
+        for (let k = valueStart; k < valueEnd; k++) index = index * 10 + (b[k]! - DIGIT_0);
         return this.sharedStrings[index] ?? '';
       }
       case TYPE_NUMBER: {
-        const raw = text.slice(valueStart, valueEnd);
         const display = this.displays[style] ?? NumberDisplay.Number;
-        if (display === NumberDisplay.Number) return formatNumericText(raw);
-        return excelSerialToIso(Number(raw), this.date1904, display === NumberDisplay.TimeOnly);
+        if (display === NumberDisplay.Number && isCanonicalNumber(b, valueStart, valueEnd))
+          return asciiText(b, valueStart, valueEnd);
+        return this.textValue(asciiText(b, valueStart, valueEnd), type, style);
       }
       case TYPE_BOOLEAN:
-        return text.charCodeAt(valueStart) === 49 || text.startsWith('true', valueStart) ? 'TRUE' : 'FALSE';
-      case TYPE_ERROR: {
-        const raw = text.slice(valueStart, valueEnd);
-        return raw.charCodeAt(0) === 35 ? raw : errorCodeText(Number(raw));
-      }
-      case TYPE_DATE:
-        return isoDateCell(text.slice(valueStart, valueEnd));
+        return b[valueStart] === 49 || (b[valueStart] === LOWER_T && b[valueStart + 1] === LOWER_R)
+          ? 'TRUE'
+          : 'FALSE';
       default:
-        return detach(decodeXmlText(text.slice(valueStart, valueEnd)));
+        // Text (t="str"), errors and ISO dates: UTF-8 with XML escapes, read as text.
+        return this.textValue(utf8.decode(b.subarray(valueStart, valueEnd)), type, style);
     }
   }
 
-  /** `<is>` text: one `<t>` or rich-text runs, phonetic guides left out, as in shared strings. */
-  private inlineText(text: string, start: number, end: number): string {
-    const value = richText(text, start, end);
-    return value === '' ? '' : detach(decodeXmlText(value));
+  /** A `<v>` value as text, by cell type. */
+  private textValue(raw: string, type: number, style: number): string {
+    switch (type) {
+      case TYPE_SHARED: {
+        let index = 0;
+        for (let k = 0; k < raw.length; k++) index = index * 10 + (raw.charCodeAt(k) - DIGIT_0);
+        return this.sharedStrings[index] ?? '';
+      }
+      case TYPE_NUMBER: {
+        const display = this.displays[style] ?? NumberDisplay.Number;
+        if (display === NumberDisplay.Number) return formatNumericText(raw);
+        return this.dateText(Number(raw), display === NumberDisplay.TimeOnly);
+      }
+      case TYPE_BOOLEAN:
+        return raw.charCodeAt(0) === 49 || raw.startsWith('true') ? 'TRUE' : 'FALSE';
+      case TYPE_ERROR:
+        return raw.charCodeAt(0) === 35 ? raw : errorCodeText(Number(raw));
+      case TYPE_DATE:
+        return isoDateCell(raw);
+      default:
+        return decodeXmlText(raw);
+    }
   }
+
+  private dateText(serial: number, timeOnly: boolean): string {
+    if (Number.isNaN(serial)) return formatNumber(serial);
+    const cache = timeOnly ? this.times : this.dates;
+    let text = cache.get(serial);
+    if (text === undefined) {
+      text = excelSerialToIso(serial, this.date1904, timeOnly);
+      cache.set(serial, text);
+    }
+    return text;
+  }
+}
+
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+const END_SHEET_DATA = bytesOf('</sheetData>');
+const EMPTY_SHEET_DATA = bytesOf('<sheetData/>');
+
+function startsWith(b: Uint8Array, at: number, expected: Uint8Array): boolean {
+  if (at + expected.length > b.length) return false;
+  for (let k = 0; k < expected.length; k++) if (b[at + k] !== expected[k]) return false;
+  return true;
+}
+
+/** The index of the next `</c>` from `from`, or -1. */
+function indexOfCellEnd(b: Uint8Array, from: number): number {
+  const last = b.length - 4;
+  for (let k = from; k <= last; k++) {
+    if (b[k] === LT && b[k + 1] === SLASH && b[k + 2] === LOWER_C && b[k + 3] === GT) return k;
+  }
+  return -1;
+}
+
+/** `<is>` text: one `<t>` or rich-text runs, phonetic guides left out, as in shared strings. */
+function inlineText(xml: string): string {
+  const value = richText(xml, 0, xml.length);
+  return value === '' ? '' : decodeXmlText(value);
 }

@@ -6,8 +6,14 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import UploadFile from '@mui/icons-material/UploadFile';
-import type { SpreadsheetResult } from '../../../../shared/spreadsheet';
-import { ImportCancelled, startImport, type ImportJob } from './import/importClient';
+import {
+  ImportCancelled,
+  startImport,
+  warmUpImportWorker,
+  type ImportJob,
+  type ImportSession,
+  type ImportedSheet,
+} from './import/importClient';
 
 export const ACCEPTED_FILES = '.xlsx,.xlsm,.xls,.ods,.csv,.tsv,.txt';
 
@@ -15,23 +21,33 @@ export interface OpenedFile {
   fileName: string;
   bytes: Uint8Array;
   sheets: string[];
-  result: SpreadsheetResult;
+  result: ImportedSheet;
+  /**
+   * The worker that read the file, still holding its rows to check them all (with `keepReader`);
+   * whoever takes it disposes of it.
+   */
+  session?: ImportSession;
 }
 
 interface Props {
   onOpened(file: OpenedFile): void;
   /** Bytes to import straight away (the sample spreadsheet). */
   pending?: { fileName: string; bytes: Uint8Array } | null;
+  /** Hand the reading worker over with the file (see OpenedFile.session); otherwise it ends. */
+  keepReader?: boolean;
 }
 
 /** Open by dialog or drag-and-drop; the file is read in a worker with a progress bar and a cancel button. */
-export function FileOpener({ onOpened, pending }: Props) {
+export function FileOpener({ onOpened, pending, keepReader = false }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const job = useRef<ImportJob | null>(null);
   const [progress, setProgress] = useState<{ fileName: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const started = useRef<unknown>(null);
+
+  // The reader's code is loaded while the person picks a file, not after.
+  useEffect(() => warmUpImportWorker(), []);
 
   async function read(fileName: string, bytes: Uint8Array) {
     setError(null);
@@ -45,7 +61,14 @@ export function FileOpener({ onOpened, pending }: Props) {
     job.current = current;
     try {
       const result = await current.result;
-      onOpened({ fileName, bytes, sheets: sheets.length ? sheets : result.sheetNames, result });
+      if (!keepReader) current.dispose();
+      onOpened({
+        fileName,
+        bytes,
+        sheets: sheets.length ? sheets : result.sheetNames,
+        result,
+        ...(keepReader ? { session: current } : {}),
+      });
     } catch (e) {
       if (!(e instanceof ImportCancelled)) {
         setError(`“${fileName}” could not be read: ${e instanceof Error ? e.message : String(e)}`);

@@ -13,11 +13,12 @@ import {
   suggestMapping,
   type MappingSuggestion,
 } from '../../../../shared/mapping';
-import { emptyTemplate, type WorkspaceMapping } from '../../../../shared/workspace';
+import { emptyTemplate, parseWorkspaceMapping, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
+import type { PreparedChecks } from './import/importClient';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
 import { WorkspaceList } from './WorkspaceList';
@@ -32,13 +33,18 @@ type Stage =
       templateName?: string;
     }
   | { kind: 'opening' }
-  | { kind: 'review'; workspace: Workspace; repairIntentId?: string };
+  | { kind: 'review'; workspace: Workspace; repairIntentId?: string; prepared?: PreparedChecks };
 
 /** Prepare: open a spreadsheet, match its columns, then fix every row in a workspace that saves itself. */
 export default function PreparePage() {
   const [stage, setStage] = useState<Stage>({ kind: 'home' });
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ fileName: string; bytes: Uint8Array } | null>(null);
+
+  // The worker that read the file in the mapping step ends when that step does, unless it was
+  // handed the check of every row.
+  const mappingSession = stage.kind === 'mapping' ? stage.file.session : undefined;
+  useEffect(() => () => mappingSession?.dispose(), [mappingSession]);
 
   async function openSample() {
     const result = await desk['assets.sampleSpreadsheet']();
@@ -68,8 +74,8 @@ export default function PreparePage() {
   async function onOpened(file: OpenedFile) {
     // The sample's bytes are read once; coming back to this page must not open it again.
     setPending(null);
-    const { headers, rows } = file.result;
-    const suggestion = suggestMapping(headers, { samples: rows.slice(0, 50).map((r) => r.cells) });
+    const { headers } = file.result;
+    const suggestion = suggestMapping(headers, { samples: file.result.head(50).map((r) => r.cells) });
     const saved = await desk['templates.list']();
     const templates = saved.ok ? saved.value : [];
     const match = findTemplateForHeaders(
@@ -105,8 +111,15 @@ export default function PreparePage() {
     const { result } = file;
     // Templates saved in the app keep only the columns; the sheet and header row travel with them.
     const template = { ...mapping.template, sheet: result.sheet, headerRow: result.headerRow };
-    if (templateName) await desk['templates.save']({ name: templateName, template });
-    const created = await desk['workspace.create']({
+    // As the workspace will read it back, defaults filled in, so the worker checks with the same.
+    const full = parseWorkspaceMapping({ ...mapping, template }) ?? { ...mapping, template };
+    // The import worker checks every row while main writes the new workspace.
+    const session = file.session;
+    delete file.session;
+    const checking = session ? session.check(full) : Promise.resolve(null);
+    const { packed } = result;
+    // The rows go to main packed: one long text and numbers, far cheaper than 100,000 objects.
+    const creating = desk['workspace.create']({
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
       source: {
         fileName: file.fileName,
@@ -119,14 +132,32 @@ export default function PreparePage() {
         warnings: result.warnings,
       },
       headers: result.headers,
-      rows: result.rows.map((r, key) => ({ key, rowNumber: r.rowNumber, cells: r.cells })),
-      mapping: { ...mapping, template } as unknown as Record<string, unknown>,
+      packedRows: {
+        texts: packed.texts,
+        lengths: Array.from(packed.lengths),
+        rowNumbers: Array.from(packed.rowNumbers, (n) => n || null),
+        width: packed.width,
+      },
+      mapping: full as unknown as Record<string, unknown>,
     });
+    const saving = templateName ? desk['templates.save']({ name: templateName, template }) : null;
+    // While main writes the workspace, the rows are unpacked here for the grid.
+    const rows = result.workspaceRows();
+    const [created] = await Promise.all([creating, saving]);
+    const prepared = await checking;
     if (!created.ok) {
+      prepared?.worker.terminate();
       setError(created.error.message);
       return setStage({ kind: 'home' });
     }
-    setStage({ kind: 'review', workspace: created.value });
+    // The new workspace is on disk; the rows on screen are the ones just written.
+    const workspace: Workspace = {
+      ...created.value,
+      headers: result.headers,
+      rows,
+      mapping: full as unknown as Record<string, unknown>,
+    };
+    setStage({ kind: 'review', workspace, ...(prepared ? { prepared } : {}) });
   }
 
   if (stage.kind === 'review') {
@@ -137,6 +168,7 @@ export default function PreparePage() {
           key={stage.workspace.id}
           workspace={stage.workspace}
           {...(stage.repairIntentId ? { repairIntentId: stage.repairIntentId } : {})}
+          {...(stage.prepared ? { prepared: stage.prepared } : {})}
           onClose={() => setStage({ kind: 'home' })}
         />
       </Stack>
@@ -160,7 +192,7 @@ export default function PreparePage() {
         <>
           <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             <Typography>
-              <strong>{stage.file.fileName}</strong>: {stage.file.result.rows.length.toLocaleString()} rows,
+              <strong>{stage.file.fileName}</strong>: {stage.file.result.rowCount.toLocaleString()} rows,
               headers in row {stage.file.result.headerRow}
               {stage.file.result.skippedBlankRows
                 ? `, ${stage.file.result.skippedBlankRows} blank rows skipped`
@@ -180,7 +212,7 @@ export default function PreparePage() {
           )}
           <MappingStep
             headers={stage.file.result.headers}
-            samples={stage.file.result.rows.slice(0, 5).map((r) => r.cells)}
+            samples={stage.file.result.head(5).map((r) => r.cells)}
             suggestion={stage.suggestion}
             initial={stage.initial}
             {...(stage.templateName ? { appliedTemplateName: stage.templateName } : {})}
@@ -191,7 +223,7 @@ export default function PreparePage() {
       )}
       {stage.kind === 'home' && (
         <>
-          <FileOpener onOpened={(file) => void onOpened(file)} pending={pending} />
+          <FileOpener onOpened={(file) => void onOpened(file)} pending={pending} keepReader />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Typography variant="h2" sx={{ flexGrow: 1 }}>
               Workspaces
@@ -225,7 +257,7 @@ function SheetPicker({ file, onPicked }: { file: OpenedFile; onPicked: (file: Op
           () => undefined,
         );
         try {
-          onPicked({ ...file, result: await job.result });
+          onPicked({ ...file, result: await job.result, session: job });
         } finally {
           setBusy(false);
         }

@@ -33,11 +33,14 @@ import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel } from './model/useWorkspaceModel';
+import type { PreparedChecks } from './import/importClient';
 import { UploadDialog } from '../uploads/UploadDialog';
 import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
 
 interface Props {
   workspace: Workspace;
+  /** Every row already checked in the import worker (a new workspace). */
+  prepared?: PreparedChecks;
   /** A bulk intent in ERROR whose errors are shown on their cells, to fix and send again. */
   repairIntentId?: string;
   onClose(): void;
@@ -52,8 +55,8 @@ interface ServiceError {
 }
 
 /** The open workspace: the grid with every problem on its cell, tools to fix, totals, and exports. */
-export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
-  const model = useWorkspaceModel(workspace);
+export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: Props) {
+  const model = useWorkspaceModel(workspace, prepared);
   const [uploadOpen, setUploadOpen] = useState(false);
   const [serviceErrors, setServiceErrors] = useState<ServiceError[] | null>(null);
   const [repairNote, setRepairNote] = useState<string | null>(null);
@@ -118,13 +121,10 @@ export function ReviewScreen({ workspace, repairIntentId, onClose }: Props) {
     [serviceErrors, serviceKeys, model.rows],
   );
   const rowHasError = useCallback(
-    (key: number) => {
-      const r = model.resultOf(key);
-      return (r ? !r.ok : false) || serviceErrorsOf(key).length > 0;
-    },
-    // resultsVersion marks a change in what resultOf returns.
+    (key: number) => model.isValid(key) === false || serviceErrorsOf(key).length > 0,
+    // resultsVersion marks a change in what isValid returns.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model.resultOf, model.resultsVersion, serviceErrorsOf],
+    [model.isValid, model.resultsVersion, serviceErrorsOf],
   );
   const visibleRows = useMemo(
     () => (onlyErrors ? model.rows.filter((r) => rowHasError(r.key)) : model.rows),

@@ -1,9 +1,73 @@
-import type { SpreadsheetResult } from '../../../../../shared/spreadsheet';
-import type { ImportReply, ImportRequest } from './importWorker';
+import type { SheetRow, SpreadsheetResult } from '../../../../../shared/spreadsheet';
+import { unpackRows } from '../../../../../shared/contract/packedRows';
+import type { WorkspaceRow } from '../../../../../shared/contract';
+import type { WorkspaceMapping } from '../../../../../shared/workspace';
+import type { FileIssue } from '../../../../../shared/donation';
+import type { RowSeed } from '../model/rowSeed';
+import type { ImportReply, ImportRequest, PackedTable, ReadResult } from './importWorker';
+
+/**
+ * A sheet read in the worker. Its rows arrive packed and are unpacked the first time they are
+ * wanted (`rows` or `workspaceRows()`): the mapping step needs only the first few.
+ */
+export interface ImportedSheet extends SpreadsheetResult {
+  packed: PackedTable;
+  rowCount: number;
+  /** The rows keyed 0, 1, 2… (the same objects as `rows`). */
+  workspaceRows(): WorkspaceRow[];
+  /** The first rows, without unpacking the others. */
+  head(count: number): SheetRow[];
+}
+
+function importedSheet(result: ReadResult, packed: PackedTable): ImportedSheet {
+  let rows: WorkspaceRow[] | undefined;
+  const workspaceRows = () => (rows ??= unpackRows(packed));
+  const sheet = {
+    ...result,
+    packed,
+    rowCount: packed.rowNumbers.length,
+    workspaceRows,
+    head(count: number): SheetRow[] {
+      // Rows read from a file always have a row number.
+      if (rows) return rows.slice(0, count) as SheetRow[];
+      const first = Math.min(count, packed.rowNumbers.length);
+      let cells = 0;
+      for (let i = 0; i < first * packed.width; i++) cells += packed.lengths[i] as number;
+      return unpackRows({
+        texts: packed.texts.slice(0, cells),
+        lengths: packed.lengths.subarray(0, first * packed.width),
+        rowNumbers: packed.rowNumbers.subarray(0, first),
+        width: packed.width,
+      }) as SheetRow[];
+    },
+  };
+  Object.defineProperty(sheet, 'rows', { get: workspaceRows, enumerable: true });
+  return sheet as ImportedSheet;
+}
+
+/** Every row checked in the import worker, which then keeps the across-rows warnings up to date. */
+export interface PreparedChecks {
+  mapping: WorkspaceMapping;
+  seed: RowSeed;
+  fileIssues: FileIssue[];
+  /** The worker, now answering across-rows requests; whoever takes it terminates it. */
+  worker: Worker;
+}
 
 export interface ImportJob {
-  result: Promise<SpreadsheetResult>;
+  result: Promise<ImportedSheet>;
   cancel(): void;
+}
+
+/** A file read in a worker that stays alive with the rows, ready to check them all. */
+export interface ImportSession extends ImportJob {
+  /**
+   * Checks every row with the mapping in the worker and hands the worker over. Resolves to null
+   * when the worker cannot do it (the window then checks the rows itself).
+   */
+  check(mapping: WorkspaceMapping): Promise<PreparedChecks | null>;
+  /** Ends the worker unless a check has taken it. */
+  dispose(): void;
 }
 
 export class ImportCancelled extends Error {
@@ -12,39 +76,87 @@ export class ImportCancelled extends Error {
   }
 }
 
+let spare: Worker | null = null;
+const newWorker = () => new Worker(new URL('./importWorker.ts', import.meta.url), { type: 'module' });
+
+/**
+ * Starts a worker ahead of need, so its code is loaded and compiled before a file is chosen. The
+ * next import takes it.
+ */
+export function warmUpImportWorker(): void {
+  spare ??= newWorker();
+}
+
+function takeWorker(): Worker {
+  const worker = spare ?? newWorker();
+  spare = null;
+  return worker;
+}
+
 /** Reads a spreadsheet in a Web Worker; progress is reported as a fraction from 0 to 1. */
 export function startImport(
-  request: Omit<ImportRequest, 'bytes'> & { bytes: Uint8Array },
+  request: { bytes: Uint8Array; fileName: string; sheet?: string; headerRow?: number },
   onProgress: (fraction: number) => void,
   onSheets?: (names: string[]) => void,
-): ImportJob {
-  const worker = new Worker(new URL('./importWorker.ts', import.meta.url), { type: 'module' });
+): ImportSession {
+  const worker = takeWorker();
+  let finished = false;
+  let handedOver = false;
+  /** Once a check is asked for, the worker is the check's to end or hand over. */
+  let claimed = false;
   let rejectJob: (e: Error) => void = () => undefined;
-  const result = new Promise<SpreadsheetResult>((resolve, reject) => {
+  let onChecked: ((reply: ImportReply) => void) | null = null;
+  const stop = () => {
+    finished = true;
+    if (!handedOver) worker.terminate();
+  };
+  const result = new Promise<ImportedSheet>((resolve, reject) => {
     rejectJob = reject;
     worker.onmessage = (event: MessageEvent<ImportReply>) => {
       const reply = event.data;
       if (reply.type === 'progress') onProgress(reply.total > 0 ? reply.done / reply.total : 0);
       else if (reply.type === 'sheets') onSheets?.(reply.names);
-      else {
-        worker.terminate();
-        if (reply.type === 'result') resolve(reply.result);
-        else reject(new Error(reply.message));
-      }
+      else if (reply.type === 'result') resolve(importedSheet(reply.result, reply.rows));
+      else if (reply.type === 'error' && !onChecked) {
+        stop();
+        reject(new Error(reply.message));
+      } else onChecked?.(reply);
     };
     worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(event.message || 'The spreadsheet reader stopped unexpectedly.'));
+      stop();
+      const error = new Error(event.message || 'The spreadsheet reader stopped unexpectedly.');
+      if (onChecked) onChecked({ type: 'error', message: error.message });
+      else reject(error);
     };
   });
   // The user's bytes are copied into the worker, never changed.
   const copy = request.bytes.slice().buffer;
-  worker.postMessage({ ...request, bytes: copy } satisfies ImportRequest, [copy]);
+  worker.postMessage({ type: 'read', ...request, bytes: copy } satisfies ImportRequest, [copy]);
   return {
     result,
     cancel() {
-      worker.terminate();
+      stop();
       rejectJob(new ImportCancelled());
+    },
+    check(mapping) {
+      if (finished || claimed) return Promise.resolve(null);
+      claimed = true;
+      return new Promise((resolve) => {
+        onChecked = (reply) => {
+          onChecked = () => undefined;
+          if (reply.type !== 'checked') {
+            stop();
+            return resolve(null);
+          }
+          handedOver = true;
+          finished = true;
+          resolve({ mapping, seed: reply.seed, fileIssues: reply.fileIssues, worker });
+        };
+        worker.postMessage({ type: 'check', mapping } satisfies ImportRequest);
+      });
+    },
+    dispose() {
+      if (!claimed) stop();
     },
   };
 }

@@ -1,34 +1,98 @@
 /// <reference lib="webworker" />
-import { readSpreadsheet, listSheets } from '../../../../../shared/spreadsheet';
+import {
+  listSheets,
+  readSpreadsheet,
+  streamInflater,
+  type SpreadsheetResult,
+} from '../../../../../shared/spreadsheet';
+import { makeRowChecker, type WorkspaceMapping } from '../../../../../shared/workspace';
+import { AcrossRowsState, type AcrossRowsReply, type AcrossRowsRequest } from '../model/acrossRowsState';
+import { seedRows, seedTransferables, type RowSeed } from '../model/rowSeed';
+import type { FileIssue } from '../../../../../shared/donation';
+import { packRows } from '../../../../../shared/contract/packedRows';
 
-export type ImportRequest = { bytes: ArrayBuffer; fileName: string; sheet?: string; headerRow?: number };
+/** Rows as they cross to the window: see PackedRows. Lengths and row numbers are transferred, not copied. */
+export interface PackedTable {
+  texts: string;
+  lengths: Int32Array;
+  /** 0 for none. */
+  rowNumbers: Int32Array;
+  width: number;
+}
+
+export type ImportRequest =
+  | { type: 'read'; bytes: ArrayBuffer; fileName: string; sheet?: string; headerRow?: number }
+  /** Check every row read with this mapping; the worker then keeps the across-rows warnings. */
+  | { type: 'check'; mapping: WorkspaceMapping }
+  | AcrossRowsRequest;
+
+/** The result without its rows, which travel packed. */
+export type ReadResult = Omit<SpreadsheetResult, 'rows'>;
+
 export type ImportReply =
   | { type: 'progress'; done: number; total: number }
   | { type: 'sheets'; names: string[] }
-  | { type: 'result'; result: Awaited<ReturnType<typeof readSpreadsheet>> }
-  | { type: 'error'; message: string };
+  | { type: 'result'; result: ReadResult; rows: PackedTable }
+  | { type: 'error'; message: string }
+  | { type: 'checked'; seed: RowSeed; fileIssues: FileIssue[] }
+  | ({ type: 'across' } & AcrossRowsReply);
 
-const post = (reply: ImportReply) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(reply);
+/**
+ * The workspace id is not known yet when the rows are checked here (main gives it). It only goes
+ * into the reference pair's value, whose rules any id passes alike, and the across-rows checks
+ * leave that pair out; the window checks rows again with the real id when it shows them.
+ */
+const PROVISIONAL_WORKSPACE_ID = '00000000-0000-0000-0000-000000000000';
 
-// Parsing runs here so the window never freezes; cancelling terminates this worker.
-self.onmessage = async (event: MessageEvent<ImportRequest>) => {
-  const { bytes, fileName, sheet, headerRow } = event.data;
+const post = (reply: ImportReply, transfer: Transferable[] = []) =>
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(reply, transfer);
+
+let read: SpreadsheetResult | null = null;
+const across = new AcrossRowsState();
+
+async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Promise<void> {
+  const { bytes, fileName, sheet, headerRow } = request;
   const data = new Uint8Array(bytes);
+  post({ type: 'sheets', names: listSheets(data, fileName) });
+  let last = 0;
+  const result = await readSpreadsheet(data, fileName, {
+    ...(sheet ? { sheet } : {}),
+    ...(headerRow ? { headerRow } : {}),
+    // The browser's own inflate is native code: several times faster here than pako.
+    inflater: streamInflater,
+    onProgress(done, total) {
+      const now = Date.now();
+      if (now - last > 50 || done === total) {
+        last = now;
+        post({ type: 'progress', done, total });
+      }
+    },
+  });
+  read = result;
+  const { rows, ...rest } = result;
+  const packed = packRows(rows, result.headers.length);
+  post({ type: 'result', result: rest, rows: packed }, [packed.lengths.buffer, packed.rowNumbers.buffer]);
+}
+
+/** Every row through the mapping and the rules, here rather than on the window's thread. */
+function checkRows(request: Extract<ImportRequest, { type: 'check' }>): void {
+  if (!read) throw new Error('There are no rows to check.');
+  const rows = read.rows.map((row, key) => ({ key, rowNumber: row.rowNumber, cells: row.cells }));
+  const checker = makeRowChecker(PROVISIONAL_WORKSPACE_ID, read.headers, request.mapping, rows);
+  const { seed, donations } = seedRows(checker, rows);
+  const keys = rows.map((row) => row.key);
+  const labels = rows.map((row) => String(row.rowNumber));
+  across.reset(keys, labels, donations, checker.referenceKey ? [checker.referenceKey] : []);
+  post({ type: 'checked', seed, fileIssues: across.check() }, seedTransferables(seed));
+}
+
+// Reading and checking run here so the window never freezes; cancelling terminates this worker.
+self.onmessage = async (event: MessageEvent<ImportRequest>) => {
+  const request = event.data;
   try {
-    post({ type: 'sheets', names: listSheets(data, fileName) });
-    let last = 0;
-    const result = await readSpreadsheet(data, fileName, {
-      ...(sheet ? { sheet } : {}),
-      ...(headerRow ? { headerRow } : {}),
-      onProgress(done, total) {
-        const now = Date.now();
-        if (now - last > 50 || done === total) {
-          last = now;
-          post({ type: 'progress', done, total });
-        }
-      },
-    });
-    post({ type: 'result', result });
+    if (request.type === 'read') await readFile(request);
+    else if (request.type === 'check') checkRows(request);
+    else post({ type: 'across', ...across.handle(request) });
   } catch (e) {
     post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
   }

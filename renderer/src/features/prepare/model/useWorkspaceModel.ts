@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Workspace, WorkspaceEdit, WorkspaceRow } from '../../../../../shared/contract';
 import type { MappedIssue } from '../../../../../shared/mapping';
-import type { CheckableDonation } from '../../../../../shared/donation';
+import { canonicalJson, type CheckableDonation, type FileIssue } from '../../../../../shared/donation';
 import {
   checkRow,
   makeRowChecker,
@@ -13,7 +13,8 @@ import {
 import { desk } from '../../../app/deskClient';
 import { EditHistory, type CellChange, type HistoryStep } from './editHistory';
 import { RowResults, type RecipientTotal } from './rowResults';
-import type { AcrossRowsReply, AcrossRowsRequest } from './acrossRowsWorker';
+import type { AcrossRowsReply, AcrossRowsRequest } from './acrossRowsState';
+import type { PreparedChecks } from '../import/importClient';
 
 export interface CellEdit {
   key: number;
@@ -31,9 +32,11 @@ const FILE_CHECK_DELAY_MS = 250;
 
 /**
  * One open workspace: its rows, every row checked with the shared rules, undo and redo, and every
- * edit saved to main as it happens (main journals it durably before answering).
+ * edit saved to main as it happens (main journals it durably before answering). `prepared` holds
+ * the rows already checked in the import worker (a new workspace), so the window does not check
+ * them again.
  */
-export function useWorkspaceModel(initial: Workspace) {
+export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks) {
   const [rows, setRows] = useState<WorkspaceRow[]>(initial.rows);
   const [name, setName] = useState(initial.name);
   const [mapping, setMappingState] = useState<WorkspaceMapping | null>(() =>
@@ -88,20 +91,35 @@ export function useWorkspaceModel(initial: Workspace) {
       redoLabel: h.redoLabel,
     });
   }, []);
+  const rowsRef = useRef(rows);
+  /** Row position by key; cell edits keep positions, so it is rebuilt only when rows are added or removed. */
+  const positions = useRef<{ length: number; firstKey: number | undefined; map: Map<number, number> } | null>(
+    null,
+  );
+  const positionOf = useCallback((key: number): number => {
+    const rowsNow = rowsRef.current;
+    let cached = positions.current;
+    if (!cached || cached.length !== rowsNow.length || cached.firstKey !== rowsNow[0]?.key) {
+      cached = {
+        length: rowsNow.length,
+        firstKey: rowsNow[0]?.key,
+        map: new Map(rowsNow.map((r, i) => [r.key, i])),
+      };
+      positions.current = cached;
+    }
+    const at = cached.map.get(key);
+    // A stale entry (rows moved without changing count) is caught by checking the key.
+    if (at !== undefined && rowsNow[at]?.key === key) return at;
+    positions.current = null;
+    return rowsNow.findIndex((r) => r.key === key);
+  }, []);
+  useEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
+
   const nextKey = useRef(initial.nextKey);
   const version = useRef(initial.version);
   const queue = useRef<Promise<void>>(Promise.resolve());
-
-  // Every row checked when the workspace opens or its mapping changes.
-  useEffect(() => {
-    if (!checker) return;
-    const fresh = new RowResults();
-    for (const row of rows) fresh.set(row.key, checkRow(checker, row));
-    results.current = fresh;
-    queueMicrotask(publish);
-    // Only the checker triggers a full check; single edits re-check their own rows.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [checker]);
 
   // Across-rows warnings (duplicates, outliers) follow the rows, in a worker, once the typing stops.
   const acrossWorker = useRef<{ worker: Worker; checker: RowChecker; rows: WorkspaceRow[] } | null>(null);
@@ -114,35 +132,76 @@ export function useWorkspaceModel(initial: Workspace) {
     },
     [],
   );
+  /** Shows the across-rows warnings a worker found, with `row` as a position in `keys`. */
+  const showFileIssues = useCallback(
+    (checkerUsed: RowChecker, issues: readonly FileIssue[], keys: readonly number[]) => {
+      const byKey = new Map<number, MappedIssue[]>();
+      for (const issue of issues) {
+        const key = keys[issue.row];
+        if (key === undefined) continue;
+        const column = checkerUsed.compiled.columnOfField.get(issue.field);
+        const placed: MappedIssue = {
+          ...issue,
+          ...(column ? { column: column.header, columnIndex: column.index } : {}),
+        };
+        byKey.set(key, [...(byKey.get(key) ?? []), placed]);
+      }
+      fileIssuesRef.current = byKey;
+      setFileIssues(byKey);
+      publish();
+    },
+    [publish],
+  );
+  const adoptAcrossWorker = useCallback(
+    (worker: Worker, checkerUsed: RowChecker, rowsNow: WorkspaceRow[]) => {
+      worker.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
+        if (event.data.id !== acrossRequest.current) return;
+        showFileIssues(checkerUsed, event.data.issues, event.data.keys);
+      };
+      acrossWorker.current = { worker, checker: checkerUsed, rows: rowsNow };
+      changedKeys.current.clear();
+    },
+    [showFileIssues],
+  );
+
+  // The import worker's check of every row is taken as it is when it used this very checker.
+  const preparedChecks = useRef(prepared);
+  // Every row checked when the workspace opens or its mapping changes.
+  useEffect(() => {
+    if (!checker) return;
+    const ready = preparedChecks.current;
+    preparedChecks.current = undefined;
+    if (ready && mapping && canUsePrepared(ready, mapping, checker, rows)) {
+      results.current = RowResults.fromSeed(ready.seed, {
+        rowOf: (key) => rowsRef.current[positionOf(key)],
+        check: (row) => checkRow(checker, row),
+      });
+      acrossWorker.current?.worker.terminate();
+      adoptAcrossWorker(ready.worker, checker, rows);
+      const keys = rows.map((r) => r.key);
+      queueMicrotask(() => showFileIssues(checker, ready.fileIssues, keys));
+      return;
+    }
+    ready?.worker.terminate();
+    const fresh = new RowResults();
+    for (const row of rows) fresh.set(row.key, checkRow(checker, row));
+    results.current = fresh;
+    queueMicrotask(publish);
+    // Only the checker triggers a full check; single edits re-check their own rows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [checker]);
+
   useEffect(() => {
     if (!checker || results.current.size === 0) return;
     const timer = setTimeout(() => {
       const donationOf = (key: number) => results.current.get(key)?.donation as CheckableDonation | undefined;
       const labels = () => rows.map((r, i) => String(r.rowNumber ?? `new ${i + 1}`));
-      const id = ++acrossRequest.current;
       const state = acrossWorker.current;
       if (!state || state.checker !== checker) {
         state?.worker.terminate();
+        const id = ++acrossRequest.current;
         const worker = new Worker(new URL('./acrossRowsWorker.ts', import.meta.url), { type: 'module' });
-        worker.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
-          if (event.data.id !== acrossRequest.current) return;
-          const byKey = new Map<number, MappedIssue[]>();
-          for (const issue of event.data.issues) {
-            const key = event.data.keys[issue.row];
-            if (key === undefined) continue;
-            const column = checker.compiled.columnOfField.get(issue.field);
-            const placed: MappedIssue = {
-              ...issue,
-              ...(column ? { column: column.header, columnIndex: column.index } : {}),
-            };
-            byKey.set(key, [...(byKey.get(key) ?? []), placed]);
-          }
-          fileIssuesRef.current = byKey;
-          setFileIssues(byKey);
-          publish();
-        };
-        acrossWorker.current = { worker, checker, rows };
-        changedKeys.current.clear();
+        adoptAcrossWorker(worker, checker, rows);
         const keys = rows.map((r) => r.key);
         worker.postMessage({
           type: 'reset',
@@ -157,6 +216,8 @@ export function useWorkspaceModel(initial: Workspace) {
       const orderChanged =
         state.rows.length !== rows.length || state.rows.some((r, i) => r.key !== rows[i]?.key);
       state.rows = rows;
+      if (!orderChanged && changedKeys.current.size === 0) return;
+      const id = ++acrossRequest.current;
       const changed = [...changedKeys.current].map((key): [number, CheckableDonation | undefined] => [
         key,
         donationOf(key),
@@ -170,7 +231,7 @@ export function useWorkspaceModel(initial: Workspace) {
       } satisfies AcrossRowsRequest);
     }, FILE_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [checker, rows, resultsVersion, publish]);
+  }, [checker, rows, resultsVersion, adoptAcrossWorker]);
 
   const persist = useCallback(
     (edits: WorkspaceEdit[]) => {
@@ -199,32 +260,6 @@ export function useWorkspaceModel(initial: Workspace) {
     },
     [checker, publish],
   );
-
-  const rowsRef = useRef(rows);
-  /** Row position by key; cell edits keep positions, so it is rebuilt only when rows are added or removed. */
-  const positions = useRef<{ length: number; firstKey: number | undefined; map: Map<number, number> } | null>(
-    null,
-  );
-  const positionOf = useCallback((key: number): number => {
-    const rowsNow = rowsRef.current;
-    let cached = positions.current;
-    if (!cached || cached.length !== rowsNow.length || cached.firstKey !== rowsNow[0]?.key) {
-      cached = {
-        length: rowsNow.length,
-        firstKey: rowsNow[0]?.key,
-        map: new Map(rowsNow.map((r, i) => [r.key, i])),
-      };
-      positions.current = cached;
-    }
-    const at = cached.map.get(key);
-    // A stale entry (rows moved without changing count) is caught by checking the key.
-    if (at !== undefined && rowsNow[at]?.key === key) return at;
-    positions.current = null;
-    return rowsNow.findIndex((r) => r.key === key);
-  }, []);
-  useEffect(() => {
-    rowsRef.current = rows;
-  }, [rows]);
 
   /** Applies cell changes to the rows, re-checks the rows touched, and saves. */
   const applyCells = useCallback(
@@ -374,6 +409,8 @@ export function useWorkspaceModel(initial: Workspace) {
 
   const checked = summary.counts.rows === rows.length;
   const resultOf = useCallback((key: number) => results.current.get(key), []);
+  /** Whether a row is valid, without working out its issues (for filters over every row). */
+  const isValid = useCallback((key: number) => results.current.isValid(key), []);
 
   // The workspace list shows counts; keep them current without writing on every keystroke.
   useEffect(() => {
@@ -398,6 +435,7 @@ export function useWorkspaceModel(initial: Workspace) {
     checker,
     /** Read through resultOf; resultsVersion changes whenever a result does. */
     resultOf,
+    isValid,
     resultsVersion,
     fileIssues,
     summary,
@@ -415,3 +453,18 @@ export function useWorkspaceModel(initial: Workspace) {
 }
 
 export type WorkspaceModel = ReturnType<typeof useWorkspaceModel>;
+
+/**
+ * The import worker's check stands for this one only when it is certainly the same: the same
+ * mapping, the same number style, and rows still keyed by their position.
+ */
+function canUsePrepared(
+  ready: PreparedChecks,
+  mapping: WorkspaceMapping,
+  checker: RowChecker,
+  rows: readonly WorkspaceRow[],
+): boolean {
+  if (ready.seed.numberStyle !== checker.numberStyle || ready.seed.flags.length !== rows.length) return false;
+  if (canonicalJson(ready.mapping) !== canonicalJson(mapping)) return false;
+  return rows.every((row, i) => row.key === i);
+}

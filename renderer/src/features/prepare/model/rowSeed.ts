@@ -1,0 +1,75 @@
+import type { CheckableDonation } from '../../../../../shared/donation';
+import { checkRow, type CheckableRow, type RowChecker } from '../../../../../shared/workspace';
+import type { NumberStyle } from '../../../../../shared/amounts';
+
+/** The row is summarised here and has not changed since. */
+export const SEED_LIVE = 1;
+export const SEED_VALID = 2;
+/** The row has warnings of its own (whitespace trimmed, float noise). */
+export const SEED_WARNED = 4;
+
+/**
+ * Every row checked on another thread, summarised in typed arrays indexed by row key: what the
+ * counts, currency totals and largest recipients need, and nothing per row that would have to be
+ * copied as objects. The window checks a row again itself when it needs its issues (a row on
+ * screen), with the same checker, so nothing here has to carry messages.
+ */
+export interface RowSeed {
+  flags: Uint8Array;
+  /** For valid rows: index into `pairs`. */
+  pair: Int32Array;
+  /** For valid rows: the amount in minor units. */
+  amount: Float64Array;
+  /** The distinct recipient and currency pairs of the valid rows. */
+  pairs: { recipientId: string; currencyCode: string }[];
+  /** The number style the rows were read with, to make sure the window's checker is the same. */
+  numberStyle: NumberStyle;
+}
+
+/** Checks every row, for a seed and the donations the across-rows checks need (by position). */
+export function seedRows(
+  checker: RowChecker,
+  rows: readonly CheckableRow[],
+): { seed: RowSeed; donations: (CheckableDonation | undefined)[] } {
+  const size = rows.reduce((max, row) => Math.max(max, row.key + 1), 0);
+  const flags = new Uint8Array(size);
+  const pair = new Int32Array(size);
+  const amount = new Float64Array(size);
+  const pairs: RowSeed['pairs'] = [];
+  const pairIndex = new Map<string, number>();
+  const donations: (CheckableDonation | undefined)[] = new Array<CheckableDonation | undefined>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as CheckableRow;
+    const result = checkRow(checker, row);
+    donations[i] = result.donation as CheckableDonation;
+    let bits = SEED_LIVE;
+    for (const issue of result.issues) {
+      if (issue.severity === 'warning') {
+        bits |= SEED_WARNED;
+        break;
+      }
+    }
+    if (result.ok) {
+      bits |= SEED_VALID;
+      const { recipientId } = result.donation.destination;
+      const { currencyCode } = result.donation.funds;
+      const id = `${recipientId}|${currencyCode}`;
+      let p = pairIndex.get(id);
+      if (p === undefined) {
+        p = pairs.length;
+        pairs.push({ recipientId, currencyCode });
+        pairIndex.set(id, p);
+      }
+      pair[row.key] = p;
+      amount[row.key] = result.donation.funds.amount;
+    }
+    flags[row.key] = bits;
+  }
+  return { seed: { flags, pair, amount, pairs, numberStyle: checker.numberStyle }, donations };
+}
+
+export const seedTransferables = (seed: RowSeed): ArrayBuffer[] => [
+  seed.flags.buffer as ArrayBuffer,
+  seed.pair.buffer as ArrayBuffer,
+  seed.amount.buffer as ArrayBuffer,
+];

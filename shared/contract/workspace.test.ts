@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { dispatch } from './dispatch';
+import { isWorkspaceRowList, workspaceRowSchema } from './workspace';
+import { isPackedRows, packRows, unpackRows, type PackedRows } from './packedRows';
+import type { Services } from './dispatch';
+
+const row = (overrides: Record<string, unknown> = {}) => ({
+  key: 0,
+  rowNumber: 2,
+  cells: ['a'],
+  ...overrides,
+});
+
+const cases: [string, unknown][] = [
+  ['a good row', [row()]],
+  ['no rows', []],
+  ['an added row without a row number', [row({ rowNumber: null })]],
+  ['empty cells', [row({ cells: [] })]],
+  ['many rows', [row(), row({ key: 1, rowNumber: 3 }), row({ key: 7, cells: ['', 'x'] })]],
+  ['not a list', { 0: row() }],
+  ['a row that is not an object', [row(), 'row']],
+  ['a row that is null', [null]],
+  ['a row that is a list', [[0, 2, ['a']]]],
+  ['a negative key', [row({ key: -1 })]],
+  ['a fractional key', [row({ key: 1.5 })]],
+  ['a key that is text', [row({ key: '1' })]],
+  ['a key beyond safe integers', [row({ key: 2 ** 53 })]],
+  ['an infinite key', [row({ key: Infinity })]],
+  ['a missing key', [{ rowNumber: 2, cells: [] }]],
+  ['row number zero', [row({ rowNumber: 0 })]],
+  ['a fractional row number', [row({ rowNumber: 2.5 })]],
+  ['a missing row number', [{ key: 0, cells: [] }]],
+  ['cells that are not a list', [row({ cells: 'a' })]],
+  ['a cell that is a number', [row({ cells: ['a', 1] })]],
+  ['a cell that is null', [row({ cells: [null] })]],
+  // eslint-disable-next-line no-sparse-arrays -- a hole is the case under test
+  ['a hole among the cells', [row({ cells: ['a', , 'b'] })]],
+  ['an unknown property', [row({ extra: 'x' })]],
+  ['an unknown property set to undefined', [row({ extra: undefined })]],
+];
+
+describe('isWorkspaceRowList', () => {
+  const strict = z.array(workspaceRowSchema.strict());
+  it.each(cases)('agrees with zod (workspaceRowSchema, strict) on %s', (_name, value) => {
+    expect(isWorkspaceRowList(value)).toBe(strict.safeParse(value).success);
+  });
+
+  it('is what main checks rows of a new workspace with', async () => {
+    const created: unknown[] = [];
+    const services = {
+      'workspace.create': (input: unknown) => {
+        created.push(input);
+        return {
+          id: 'w1',
+          name: 'n',
+          createdAt: '2026-11-01T00:00:00.000Z',
+          updatedAt: '2026-11-01T00:00:00.000Z',
+          state: 'draft',
+          source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+          counts: null,
+          headers: ['A'],
+          rows: [row()],
+          nextKey: 1,
+          mapping: null,
+          version: 0,
+        };
+      },
+    } as unknown as Services;
+    const input = (rows: unknown) => ({
+      name: 'November',
+      source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+      headers: ['A'],
+      rows,
+      mapping: null,
+    });
+    const refused = await dispatch(services, 'workspace.create', input([row({ key: 'x' })]), {
+      transport: 'test',
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(created).toHaveLength(0);
+    const answer = await dispatch(services, 'workspace.create', input([row()]), { transport: 'test' });
+    // The answer carries the workspace's details, not its rows again.
+    expect(answer).toMatchObject({ ok: true, value: { id: 'w1', nextKey: 1, version: 0 } });
+    expect(answer.ok && 'rows' in (answer.value as object)).toBe(false);
+  });
+});
+
+describe('isPackedRows', () => {
+  const packed = (overrides: Record<string, unknown> = {}) => ({
+    texts: 'abcde',
+    lengths: [1, 2, 0, 2],
+    rowNumbers: [2, null],
+    width: 2,
+    ...overrides,
+  });
+  it.each<[string, unknown, boolean]>([
+    ['lengths that add up to the texts', packed(), true],
+    ['no rows', packed({ texts: '', lengths: [], rowNumbers: [] }), true],
+    ['lengths that do not add up', packed({ texts: 'abcdef' }), false],
+    ['one length too few for the rows', packed({ lengths: [1, 2, 2] }), false],
+    ['a negative length', packed({ lengths: [1, 2, -1, 3] }), false],
+    ['a fractional length', packed({ lengths: [1, 2, 0.5, 1.5] }), false],
+    ['a row number of zero', packed({ rowNumbers: [0, 2] }), false],
+    ['a width that is not a whole number', packed({ width: 1.5 }), false],
+    ['an unknown property', packed({ keys: [0, 1] }), false],
+    ['texts that are not text', packed({ texts: ['abcde'] }), false],
+    ['not an object', 'abcde', false],
+  ])('%s: %s', (_name, value, expected) => {
+    expect(isPackedRows(value)).toBe(expected);
+  });
+
+  it('unpacks to rows keyed in order', () => {
+    expect(unpackRows(packed() as PackedRows)).toEqual([
+      { key: 0, rowNumber: 2, cells: ['a', 'bc'] },
+      { key: 1, rowNumber: null, cells: ['', 'de'] },
+    ]);
+    const again = packRows(unpackRows(packed() as PackedRows), 2);
+    expect(again.texts).toBe('abcde');
+    expect([...again.lengths]).toEqual([1, 2, 0, 2]);
+    expect([...again.rowNumbers]).toEqual([2, 0]);
+  });
+
+  it('is how main takes a new workspace’s rows, given as a list or packed but not both', async () => {
+    const services = {
+      'workspace.create': () => ({
+        id: 'w1',
+        name: 'n',
+        createdAt: '2026-11-01T00:00:00.000Z',
+        updatedAt: '2026-11-01T00:00:00.000Z',
+        state: 'draft',
+        source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+        counts: null,
+        nextKey: 2,
+        version: 0,
+      }),
+    } as unknown as Services;
+    const input = (rows: Record<string, unknown>) => ({
+      name: 'November',
+      source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+      headers: ['A', 'B'],
+      mapping: null,
+      ...rows,
+    });
+    const call = (rows: Record<string, unknown>) =>
+      dispatch(services, 'workspace.create', input(rows), { transport: 'test' });
+    expect(await call({ packedRows: packed() })).toMatchObject({ ok: true });
+    expect(await call({ packedRows: packed({ texts: 'abc' }) })).toMatchObject({ ok: false });
+    expect(await call({})).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await call({ packedRows: packed(), rows: [row()] })).toMatchObject({ ok: false });
+  });
+});
