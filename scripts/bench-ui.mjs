@@ -38,7 +38,15 @@ const sheetjs = JSON.parse(
 
 const bridge = spawn(
   process.execPath,
-  [join(root, 'out/bridge/index.cjs'), '--data-dir', join(dir, 'data')],
+  [
+    // BENCH_BRIDGE_PROFILE=DIR writes a CPU profile of the bridge (main's side) there when it stops.
+    ...(process.env.BENCH_BRIDGE_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_BRIDGE_PROFILE}`]
+      : []),
+    join(root, 'out/bridge/index.cjs'),
+    '--data-dir',
+    join(dir, 'data'),
+  ],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
   },

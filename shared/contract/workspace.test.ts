@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dispatch } from './dispatch';
 import { isWorkspaceRowList, workspaceRowSchema } from './workspace';
-import { isPackedRows, packRows, unpackRows, type PackedRows } from './packedRows';
+import {
+  decodeLengths,
+  encodeLengths,
+  isPackedRows,
+  packRows,
+  unpackRows,
+  type PackedRows,
+} from './packedRows';
 import type { Services } from './dispatch';
 
 const row = (overrides: Record<string, unknown> = {}) => ({
@@ -89,18 +96,19 @@ describe('isWorkspaceRowList', () => {
 describe('isPackedRows', () => {
   const packed = (overrides: Record<string, unknown> = {}) => ({
     texts: 'abcde',
-    lengths: [1, 2, 0, 2],
+    lengths: encodeLengths([1, 2, 0, 2]),
     rowNumbers: [2, null],
     width: 2,
     ...overrides,
   });
   it.each<[string, unknown, boolean]>([
     ['lengths that add up to the texts', packed(), true],
-    ['no rows', packed({ texts: '', lengths: [], rowNumbers: [] }), true],
+    ['no rows', packed({ texts: '', lengths: '', rowNumbers: [] }), true],
     ['lengths that do not add up', packed({ texts: 'abcdef' }), false],
-    ['one length too few for the rows', packed({ lengths: [1, 2, 2] }), false],
-    ['a negative length', packed({ lengths: [1, 2, -1, 3] }), false],
-    ['a fractional length', packed({ lengths: [1, 2, 0.5, 1.5] }), false],
+    ['one length too few for the rows', packed({ lengths: encodeLengths([1, 2, 2]) }), false],
+    ['lengths that are not base64', packed({ lengths: 'AQAAAAIAAAAAAAAAAgAA!A==' }), false],
+    ['lengths of a broken number of bytes', packed({ lengths: 'AQAA' }), false],
+    ['lengths as a list', packed({ lengths: [1, 2, 0, 2] }), false],
     ['a row number of zero', packed({ rowNumbers: [0, 2] }), false],
     ['a width that is not a whole number', packed({ width: 1.5 }), false],
     ['an unknown property', packed({ keys: [0, 1] }), false],
@@ -108,6 +116,16 @@ describe('isPackedRows', () => {
     ['not an object', 'abcde', false],
   ])('%s: %s', (_name, value, expected) => {
     expect(isPackedRows(value)).toBe(expected);
+  });
+
+  it('carries lengths as base64 of 32-bit numbers, small and large alike', () => {
+    const lengths = [0, 1, 255, 256, 65_535, 65_536, 2 ** 31, 2 ** 32 - 1, 7];
+    for (let n = 0; n <= lengths.length; n++) {
+      const encoded = encodeLengths(lengths.slice(0, n));
+      expect(encoded.length % 4).toBe(0);
+      expect([...(decodeLengths(encoded) ?? [])]).toEqual(lengths.slice(0, n));
+    }
+    expect(encodeLengths([1])).toBe('AQAAAA==');
   });
 
   it('unpacks to rows keyed in order', () => {

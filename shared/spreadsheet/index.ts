@@ -19,9 +19,9 @@ export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zip
 
 /**
  * The names of the file's sheets in workbook order, for the sheet picker. A CSV, TSV or TXT file
- * has one pseudo-sheet, `TEXT_SHEET_NAME`. Throws SpreadsheetReadError when the file is unreadable.
+ * has one pseudo-sheet, `TEXT_SHEET_NAME`. Rejects with SpreadsheetReadError when the file is unreadable.
  */
-export function listSheets(bytes: Uint8Array, fileName: string): string[] {
+export function listSheets(bytes: Uint8Array, fileName: string): Promise<string[]> {
   return listSheetsImpl(bytes, fileName);
 }
 

@@ -15,8 +15,8 @@ function utf16le(text: string): Uint8Array {
 }
 
 describe('readSpreadsheet on delimited text', () => {
-  it('lists one pseudo-sheet', () => {
-    expect(listSheets(utf8('a,b\n1,2\n'), 'gifts.csv')).toEqual(['Sheet1']);
+  it('lists one pseudo-sheet', async () => {
+    expect(await listSheets(utf8('a,b\n1,2\n'), 'gifts.csv')).toEqual(['Sheet1']);
   });
 
   it('finds the header below a title, skips and counts blank rows, and keeps text as typed', async () => {

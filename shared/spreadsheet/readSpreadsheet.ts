@@ -1,7 +1,6 @@
 import { WorkMonitor } from './cancellation';
 import { detectFormat, usualDelimiter } from './format';
 import { arrangeSheet } from './layout/arrangeSheet';
-import { listSheetsWithSheetJS, readWithSheetJS } from './sheetjs/readWithSheetJS';
 import { readDelimited } from './text/readDelimited';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
@@ -11,7 +10,13 @@ import type { RawInflater } from './xlsx/zipArchive';
 /** The sheet of a CSV, TSV or TXT file has no name of its own; this one stands in for it. */
 export const TEXT_SHEET_NAME = 'Sheet1';
 
-export function listSheets(bytes: Uint8Array, fileName: string): string[] {
+/**
+ * SheetJS is loaded only for the files that need it (xls, ods, xlsx the fast reader declines): it is
+ * most of the reader's code, and a browser worker that reads an xlsx starts faster without it.
+ */
+const sheetJS = () => import('./sheetjs/readWithSheetJS');
+
+export async function listSheets(bytes: Uint8Array, fileName: string): Promise<string[]> {
   const format = detectFormat(bytes, fileName);
   if (format === 'csv' || format === 'tsv' || format === 'txt') return [TEXT_SHEET_NAME];
   if (format === 'xlsx' || format === 'xlsm') {
@@ -21,7 +26,7 @@ export function listSheets(bytes: Uint8Array, fileName: string): string[] {
       if (!(error instanceof FastReaderUnsupported)) throw error;
     }
   }
-  return listSheetsWithSheetJS(bytes);
+  return (await sheetJS()).listSheetsWithSheetJS(bytes);
 }
 
 interface SheetRead {
@@ -42,12 +47,12 @@ async function readWorkbook(
       return await readXlsx(bytes, sheet, monitor, inflater);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
-      const read = readWithSheetJS(bytes, sheet, monitor);
+      const read = (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
-  return readWithSheetJS(bytes, sheet, monitor);
+  return (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
 }
 
 export async function readSpreadsheet(

@@ -7,6 +7,28 @@ import { readWorkbookParts } from './workbookParts';
 import { WorksheetScanner } from './worksheetScanner';
 import { ZipArchive, inflateEntry, type RawInflater } from './zipArchive';
 
+/** A part as text, inflated with the given inflater (the shared strings can be tens of megabytes). */
+async function inflateText(archive: ZipArchive, name: string, inflater?: RawInflater): Promise<string> {
+  const entry = archive.find(name);
+  if (!entry) return '';
+  if (!inflater) return archive.readText(name) ?? '';
+  const chunks: Uint8Array[] = [];
+  await inflateEntry(
+    archive,
+    entry,
+    (chunk) => chunks.push(chunk.slice()),
+    () => undefined,
+    inflater,
+  );
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
 export function listXlsxSheets(bytes: Uint8Array): string[] {
   return readWorkbookParts(new ZipArchive(bytes)).sheets.map((sheet) => sheet.name);
 }
@@ -39,7 +61,7 @@ export async function readXlsx(
   }
   monitor.throwIfCancelled();
   const sharedStrings = parseSharedStrings(
-    archive.readText(parts.sharedStringsPath ?? 'xl/sharedStrings.xml') ?? '',
+    await inflateText(archive, parts.sharedStringsPath ?? 'xl/sharedStrings.xml', inflater),
   );
   const displays = parseCellStyles(archive.readText(parts.stylesPath ?? 'xl/styles.xml'));
   const scanner = new WorksheetScanner(sharedStrings, displays, parts.date1904);

@@ -6,7 +6,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Workspace } from '../../../../shared/contract';
+import { encodeLengths, type Workspace } from '../../../../shared/contract';
 import {
   DEFAULT_REFERENCE_KEY,
   findTemplateForHeaders,
@@ -83,15 +83,19 @@ export default function PreparePage() {
       headers,
     );
     const chosen = match ? templates[match.index] : undefined;
+    const initial: WorkspaceMapping = {
+      template: chosen?.template ?? suggestion.template ?? emptyTemplate(),
+      numberStyle: 'auto',
+      reference: { enabled: true, key: DEFAULT_REFERENCE_KEY },
+    };
+    // Most people confirm what the mapping step opens with: the worker starts checking every row
+    // with it now, and the check is taken as it is if they do.
+    file.session?.prepare(workspaceMappingFor(file, initial));
     setStage({
       kind: 'mapping',
       file,
       suggestion,
-      initial: {
-        template: chosen?.template ?? suggestion.template ?? emptyTemplate(),
-        numberStyle: 'auto',
-        reference: { enabled: true, key: DEFAULT_REFERENCE_KEY },
-      },
+      initial,
       ...(chosen ? { templateName: chosen.name } : {}),
     });
   }
@@ -109,16 +113,14 @@ export default function PreparePage() {
   async function createWorkspace(file: OpenedFile, mapping: WorkspaceMapping, templateName: string | null) {
     setStage({ kind: 'opening' });
     const { result } = file;
-    // Templates saved in the app keep only the columns; the sheet and header row travel with them.
-    const template = { ...mapping.template, sheet: result.sheet, headerRow: result.headerRow };
-    // As the workspace will read it back, defaults filled in, so the worker checks with the same.
-    const full = parseWorkspaceMapping({ ...mapping, template }) ?? { ...mapping, template };
+    const full = workspaceMappingFor(file, mapping);
+    const { template } = full;
     // The import worker checks every row while main writes the new workspace.
     const session = file.session;
     delete file.session;
     const checking = session ? session.check(full) : Promise.resolve(null);
     const { packed } = result;
-    // The rows go to main packed: one long text and numbers, far cheaper than 100,000 objects.
+    // The rows go to main packed: two long texts, far cheaper than 100,000 objects.
     const creating = desk['workspace.create']({
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
       source: {
@@ -134,7 +136,7 @@ export default function PreparePage() {
       headers: result.headers,
       packedRows: {
         texts: packed.texts,
-        lengths: Array.from(packed.lengths),
+        lengths: encodeLengths(packed.lengths),
         rowNumbers: Array.from(packed.rowNumbers, (n) => n || null),
         width: packed.width,
       },
@@ -237,6 +239,17 @@ export default function PreparePage() {
       )}
     </Stack>
   );
+}
+
+/**
+ * The mapping as the workspace keeps it: templates saved in the app keep only the columns, so the
+ * sheet and header row travel with them; defaults filled in as the workspace reads it back, so the
+ * worker checks with exactly what the window will.
+ */
+function workspaceMappingFor(file: OpenedFile, mapping: WorkspaceMapping): WorkspaceMapping {
+  const { sheet, headerRow } = file.result;
+  const withSheet = { ...mapping, template: { ...mapping.template, sheet, headerRow } };
+  return parseWorkspaceMapping(withSheet) ?? withSheet;
 }
 
 /** Another sheet of the same file: read again in the worker. */

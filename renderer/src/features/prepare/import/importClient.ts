@@ -2,7 +2,7 @@ import type { SheetRow, SpreadsheetResult } from '../../../../../shared/spreadsh
 import { unpackRows } from '../../../../../shared/contract/packedRows';
 import type { WorkspaceRow } from '../../../../../shared/contract';
 import type { WorkspaceMapping } from '../../../../../shared/workspace';
-import type { FileIssue } from '../../../../../shared/donation';
+import { canonicalJson, type FileIssue } from '../../../../../shared/donation';
 import type { RowSeed } from '../model/rowSeed';
 import type { ImportReply, ImportRequest, PackedTable, ReadResult } from './importWorker';
 
@@ -62,8 +62,14 @@ export interface ImportJob {
 /** A file read in a worker that stays alive with the rows, ready to check them all. */
 export interface ImportSession extends ImportJob {
   /**
-   * Checks every row with the mapping in the worker and hands the worker over. Resolves to null
-   * when the worker cannot do it (the window then checks the rows itself).
+   * Starts checking every row with a mapping the person is likely to confirm (the one the mapping
+   * step opens with), so the work is done, or under way, by the time they do.
+   */
+  prepare(mapping: WorkspaceMapping): void;
+  /**
+   * Every row checked with the mapping in the worker (reusing a prepared check of the same
+   * mapping), and the worker handed over. Resolves to null when the worker cannot do it (the
+   * window then checks the rows itself).
    */
   check(mapping: WorkspaceMapping): Promise<PreparedChecks | null>;
   /** Ends the worker unless a check has taken it. */
@@ -93,6 +99,8 @@ function takeWorker(): Worker {
   return worker;
 }
 
+type Checked = Extract<ImportReply, { type: 'checked' }>;
+
 /** Reads a spreadsheet in a Web Worker; progress is reported as a fraction from 0 to 1. */
 export function startImport(
   request: { bytes: Uint8Array; fileName: string; sheet?: string; headerRow?: number },
@@ -102,13 +110,19 @@ export function startImport(
   const worker = takeWorker();
   let finished = false;
   let handedOver = false;
-  /** Once a check is asked for, the worker is the check's to end or hand over. */
+  /** Once the final check is asked for, the worker is that check's to end or hand over. */
   let claimed = false;
   let rejectJob: (e: Error) => void = () => undefined;
-  let onChecked: ((reply: ImportReply) => void) | null = null;
+  /** Checks asked of the worker, by request id, and the latest one per mapping. */
+  const waiting = new Map<number, (reply: Checked | null) => void>();
+  const byMapping = new Map<string, { id: number; reply: Promise<Checked | null> }>();
+  let lastId = 0;
+  let readDone = false;
   const stop = () => {
     finished = true;
     if (!handedOver) worker.terminate();
+    for (const resolve of waiting.values()) resolve(null);
+    waiting.clear();
   };
   const result = new Promise<ImportedSheet>((resolve, reject) => {
     rejectJob = reject;
@@ -116,44 +130,65 @@ export function startImport(
       const reply = event.data;
       if (reply.type === 'progress') onProgress(reply.total > 0 ? reply.done / reply.total : 0);
       else if (reply.type === 'sheets') onSheets?.(reply.names);
-      else if (reply.type === 'result') resolve(importedSheet(reply.result, reply.rows));
-      else if (reply.type === 'error' && !onChecked) {
-        stop();
-        reject(new Error(reply.message));
-      } else onChecked?.(reply);
+      else if (reply.type === 'result') {
+        readDone = true;
+        resolve(importedSheet(reply.result, reply.rows));
+      } else if (reply.type === 'checked') {
+        waiting.get(reply.id)?.(reply);
+        waiting.delete(reply.id);
+      } else if (reply.type === 'error') {
+        if (reply.id !== undefined) {
+          waiting.get(reply.id)?.(null);
+          waiting.delete(reply.id);
+        } else {
+          stop();
+          reject(new Error(reply.message));
+        }
+      }
     };
     worker.onerror = (event) => {
       stop();
-      const error = new Error(event.message || 'The spreadsheet reader stopped unexpectedly.');
-      if (onChecked) onChecked({ type: 'error', message: error.message });
-      else reject(error);
+      reject(new Error(event.message || 'The spreadsheet reader stopped unexpectedly.'));
     };
   });
   // The user's bytes are copied into the worker, never changed.
   const copy = request.bytes.slice().buffer;
   worker.postMessage({ type: 'read', ...request, bytes: copy } satisfies ImportRequest, [copy]);
+
+  /** The check of this mapping: the one asked for last, or a new one. */
+  const checkOf = (mapping: WorkspaceMapping) => {
+    const key = canonicalJson(mapping);
+    const known = byMapping.get(key);
+    // Only the last check asked for leaves the worker's across-rows state as it should be.
+    if (known && known.id === lastId) return known;
+    const id = ++lastId;
+    const reply = new Promise<Checked | null>((resolve) => waiting.set(id, resolve));
+    const entry = { id, reply };
+    byMapping.set(key, entry);
+    worker.postMessage({ type: 'check', id, mapping } satisfies ImportRequest);
+    return entry;
+  };
+
   return {
     result,
     cancel() {
       stop();
       rejectJob(new ImportCancelled());
     },
-    check(mapping) {
-      if (finished || claimed) return Promise.resolve(null);
+    prepare(mapping) {
+      if (!finished && !claimed && readDone) checkOf(mapping);
+    },
+    async check(mapping) {
+      if (finished || claimed || !readDone) return null;
       claimed = true;
-      return new Promise((resolve) => {
-        onChecked = (reply) => {
-          onChecked = () => undefined;
-          if (reply.type !== 'checked') {
-            stop();
-            return resolve(null);
-          }
-          handedOver = true;
-          finished = true;
-          resolve({ mapping, seed: reply.seed, fileIssues: reply.fileIssues, worker });
-        };
-        worker.postMessage({ type: 'check', mapping } satisfies ImportRequest);
-      });
+      const reply = await checkOf(mapping).reply;
+      if (!reply || finished) {
+        stop();
+        return null;
+      }
+      handedOver = true;
+      finished = true;
+      return { mapping, seed: reply.seed, fileIssues: reply.fileIssues, worker };
     },
     dispose() {
       if (!claimed) stop();

@@ -23,7 +23,7 @@ export interface PackedTable {
 export type ImportRequest =
   | { type: 'read'; bytes: ArrayBuffer; fileName: string; sheet?: string; headerRow?: number }
   /** Check every row read with this mapping; the worker then keeps the across-rows warnings. */
-  | { type: 'check'; mapping: WorkspaceMapping }
+  | { type: 'check'; id: number; mapping: WorkspaceMapping }
   | AcrossRowsRequest;
 
 /** The result without its rows, which travel packed. */
@@ -33,8 +33,9 @@ export type ImportReply =
   | { type: 'progress'; done: number; total: number }
   | { type: 'sheets'; names: string[] }
   | { type: 'result'; result: ReadResult; rows: PackedTable }
-  | { type: 'error'; message: string }
-  | { type: 'checked'; seed: RowSeed; fileIssues: FileIssue[] }
+  /** `id` names the check that failed; without it, reading failed. */
+  | { type: 'error'; message: string; id?: number }
+  | { type: 'checked'; id: number; seed: RowSeed; fileIssues: FileIssue[] }
   | ({ type: 'across' } & AcrossRowsReply);
 
 /**
@@ -53,7 +54,7 @@ const across = new AcrossRowsState();
 async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Promise<void> {
   const { bytes, fileName, sheet, headerRow } = request;
   const data = new Uint8Array(bytes);
-  post({ type: 'sheets', names: listSheets(data, fileName) });
+  post({ type: 'sheets', names: await listSheets(data, fileName) });
   let last = 0;
   const result = await readSpreadsheet(data, fileName, {
     ...(sheet ? { sheet } : {}),
@@ -83,7 +84,7 @@ function checkRows(request: Extract<ImportRequest, { type: 'check' }>): void {
   const keys = rows.map((row) => row.key);
   const labels = rows.map((row) => String(row.rowNumber));
   across.reset(keys, labels, donations, checker.referenceKey ? [checker.referenceKey] : []);
-  post({ type: 'checked', seed, fileIssues: across.check() }, seedTransferables(seed));
+  post({ type: 'checked', id: request.id, seed, fileIssues: across.check() }, seedTransferables(seed));
 }
 
 // Reading and checking run here so the window never freezes; cancelling terminates this worker.
@@ -94,6 +95,10 @@ self.onmessage = async (event: MessageEvent<ImportRequest>) => {
     else if (request.type === 'check') checkRows(request);
     else post({ type: 'across', ...across.handle(request) });
   } catch (e) {
-    post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    post({
+      type: 'error',
+      message: e instanceof Error ? e.message : String(e),
+      ...(request.type === 'check' ? { id: request.id } : {}),
+    });
   }
 };
