@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesk, type DeskRuntime } from '../services';
 import { startBridge, SECRET_HEADER, type RunningBridge } from './server';
+import { CALL_WITH_BYTES_TYPE, encodeCallWithBytes } from '../../shared/contract/callBody';
+import { packedRowsInput } from '../../shared/contract/packedRows';
 
 let runtime: DeskRuntime;
 let bridge: RunningBridge;
@@ -109,6 +111,31 @@ describe('local bridge', () => {
     expect(body.ok).toBe(false);
     expect(body.error.code).toBe('INVALID_INPUT');
     expect(body.error.message).toMatch(/environment/);
+  });
+
+  it('takes a call with byte attachments (a new workspace packed) and refuses a broken one', async () => {
+    const parts = encodeCallWithBytes({
+      name: 'Packed',
+      source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+      headers: ['A', 'B'],
+      packedRows: packedRowsInput({ texts: 'Zoë€x', lengths: [3, 1, 1, 0], rowNumbers: [2, 3], width: 2 }),
+      mapping: null,
+    });
+    const send = (body: Blob | Uint8Array) =>
+      fetch(`${base}/api/call/workspace.create`, {
+        method: 'POST',
+        headers: { 'content-type': CALL_WITH_BYTES_TYPE, [SECRET_HEADER]: bridge.secret },
+        body,
+      });
+    const res = await send(new Blob(parts as ConstructorParameters<typeof Blob>[0]));
+    const created = (await res.json()) as { ok: boolean; value: { id: string; nextKey: number } };
+    expect(created).toMatchObject({ ok: true, value: { nextKey: 2 } });
+    const opened = await runtime.services['workspace.open']({ id: created.value.id }, { transport: 'test' });
+    expect(opened.rows.map((r) => r.cells)).toEqual([
+      ['Zoë', '€'],
+      ['x', ''],
+    ]);
+    expect((await send(new Uint8Array([200, 0, 0, 0, 1]))).status).toBe(400);
   });
 
   it('serves the built renderer with a strict CSP and falls back to it for app routes', async () => {

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { dispatch, type Services } from '../../shared/contract';
+import { CALL_WITH_BYTES_TYPE, decodeCallWithBytes } from '../../shared/contract/callBody';
 import type { EventBus } from '../services/eventBus';
 import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
 
@@ -59,7 +60,7 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   send(res, status, JSON.stringify({ ok: false, error: { code, message } }));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -67,7 +68,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new Error('body too large');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -160,13 +161,17 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
     const match = /^\/api\/call\/([A-Za-z0-9.]+)$/.exec(url.pathname);
     if (!match || req.method !== 'POST') return refuse(res, 404, 'NOT_FOUND', 'No such call.');
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    const type = req.headers['content-type'] ?? '';
+    // JSON, or JSON with byte attachments (a new workspace's rows: see callBody.ts).
+    const withBytes = type === CALL_WITH_BYTES_TYPE;
+    if (!type.startsWith('application/json') && !withBytes) {
       return refuse(res, 415, 'CONTENT_TYPE', 'Calls must be JSON.');
     }
     let input: unknown;
     try {
       const body = await readBody(req);
-      input = body ? JSON.parse(body) : {};
+      if (withBytes) input = decodeCallWithBytes(body);
+      else input = body.length ? JSON.parse(body.toString('utf8')) : {};
     } catch {
       return refuse(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON or is too large.');
     }

@@ -67,6 +67,8 @@ export const CURRENCY_SYMBOLS: ReadonlyArray<readonly [symbol: string, codes: re
 
 /** The currencies a symbol may stand for, or undefined when `text` is not a known symbol. */
 export function currenciesForSymbol(text: string): readonly string[] | undefined {
-  for (const [symbol, codes] of CURRENCY_SYMBOLS) if (symbol === text) return codes;
-  return undefined;
+  return SYMBOL_CODES.get(text);
 }
+
+/** Looked up for every currency cell of a file: one map lookup, not a walk through the list. */
+const SYMBOL_CODES = new Map(CURRENCY_SYMBOLS);

@@ -5,7 +5,7 @@ import { uploadChannels } from './uploadChannels';
 import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
-import { packedRowsSchema } from './packedRows';
+import { packedRowsInputSchema } from './packedRows';
 import {
   workspaceCountsSchema,
   workspaceCreatedSchema,
@@ -160,7 +160,7 @@ export const channels = {
         headers: z.array(z.string()).max(1000),
         /** The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so). */
         rows: workspaceRowListSchema.optional(),
-        packedRows: packedRowsSchema.optional(),
+        packedRows: packedRowsInputSchema.optional(),
         mapping: workspaceMappingSchema.nullable(),
       })
       .strict()

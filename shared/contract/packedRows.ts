@@ -4,19 +4,26 @@ import type { WorkspaceRow } from './workspace';
 /**
  * Many rows in compact form, for a new workspace: every cell's text one after another in one
  * string, and how long each is. A list of 100,000 row objects costs about a second to encode, send,
- * parse and check as JSON (or to copy between threads); two long strings cost a small part of that,
- * on every side. Rows are keyed 0, 1, 2… in order.
+ * parse and check as JSON (or to copy between threads); one long text and a list of numbers in
+ * bytes cost a small part of that, on every side. Rows are keyed 0, 1, 2… in order.
+ *
+ * This is the form main keeps in a new workspace's file: `lengths` in base64 there (JSON has no
+ * bytes), and as the numbers themselves once read.
  */
 export interface PackedRows {
   /** Every cell's text, row after row, `width` cells a row. */
   texts: string;
-  /**
-   * How many characters of `texts` each cell takes, as unsigned 32-bit little-endian integers in
-   * base64 (see encodeLengths): 1.4 million numbers as a JSON list cost ten times more to write
-   * and read back.
-   */
-  lengths: string;
+  /** How many characters (UTF-16 units) of `texts` each cell takes; base64 as encodeLengths writes it. */
+  lengths: string | Uint32Array;
   /** Each row's spreadsheet row number, or null for a row added in the app. */
+  rowNumbers: (number | null)[];
+  width: number;
+}
+
+/** Packed rows as the renderer sends them: the texts as UTF-8 bytes, the lengths as 32-bit little-endian numbers. */
+export interface PackedRowsInput {
+  texts: Uint8Array;
+  lengths: Uint8Array;
   rowNumbers: (number | null)[];
   width: number;
 }
@@ -111,20 +118,85 @@ export function isPackedRows(value: unknown): value is PackedRows {
       return false;
   }
   const { texts, lengths, rowNumbers, width } = value as Record<string, unknown>;
-  if (typeof texts !== 'string' || typeof lengths !== 'string' || !Array.isArray(rowNumbers)) return false;
+  if (typeof texts !== 'string' || !Array.isArray(rowNumbers)) return false;
   if (!Number.isSafeInteger(width) || (width as number) < 0 || (width as number) > 1000) return false;
   for (let r = 0; r < rowNumbers.length; r++) if (!isRowNumber(rowNumbers[r])) return false;
-  const decoded = decodeLengths(lengths);
-  if (!decoded || decoded.length !== rowNumbers.length * (width as number)) return false;
+  const numbers =
+    typeof lengths === 'string' ? decodeLengths(lengths) : lengths instanceof Uint32Array ? lengths : null;
+  if (!numbers || numbers.length !== rowNumbers.length * (width as number)) return false;
   let total = 0;
-  for (let i = 0; i < decoded.length; i++) total += decoded[i] as number;
+  for (let i = 0; i < numbers.length; i++) total += numbers[i] as number;
   return total === texts.length;
 }
 
-export const packedRowsSchema = z.custom<PackedRows>(isPackedRows, {
-  message:
-    'Packed rows must be {texts, lengths, rowNumbers, width}: one length per cell, adding up to the length of the texts.',
-});
+/** The numbers of 32-bit little-endian bytes, or null when the bytes are not a whole number of them. */
+function lengthsOfBytes(bytes: Uint8Array): Uint32Array | null {
+  if (bytes.byteLength % 4 !== 0) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lengths = new Uint32Array(bytes.byteLength / 4);
+  for (let i = 0; i < lengths.length; i++) lengths[i] = view.getUint32(i * 4, true);
+  return lengths;
+}
+
+/** The bytes a renderer sends decoded: texts from UTF-8 (refused when not valid), lengths as numbers. */
+function decodeInput(value: unknown): PackedRows | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { texts, lengths, rowNumbers, width } = value as Record<string, unknown>;
+  if (!(texts instanceof Uint8Array) || !(lengths instanceof Uint8Array)) return null;
+  for (const name in value) {
+    if (Object.hasOwn(value, name) && !['texts', 'lengths', 'rowNumbers', 'width'].includes(name))
+      return null;
+  }
+  const numbers = lengthsOfBytes(lengths);
+  if (!numbers) return null;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(texts);
+  } catch {
+    return null;
+  }
+  const decoded = { texts: text, lengths: numbers, rowNumbers, width };
+  return isPackedRows(decoded) ? decoded : null;
+}
+
+/** Each input is decoded once: while it is checked, and the result kept for the transform. */
+const decodedInputs = new WeakMap<object, PackedRows>();
+
+/**
+ * Packed rows as main takes them: the bytes are checked (valid UTF-8, one length per cell, lengths
+ * that add up to the text) and handed to the service decoded.
+ */
+export const packedRowsInputSchema = z
+  .custom<PackedRowsInput>(
+    (value) => {
+      const decoded = decodeInput(value);
+      if (decoded) decodedInputs.set(value as object, decoded);
+      return decoded !== null;
+    },
+    {
+      message:
+        'Packed rows must be {texts, lengths, rowNumbers, width}: UTF-8 texts and one 32-bit length per cell, adding up to the texts.',
+    },
+  )
+  .transform((value) => decodedInputs.get(value) ?? (decodeInput(value) as PackedRows));
+
+/** Packed rows as the renderer sends them (see PackedRowsInput). */
+export function packedRowsInput(packed: {
+  texts: string;
+  lengths: ArrayLike<number>;
+  rowNumbers: ArrayLike<number>;
+  width: number;
+}): PackedRowsInput {
+  const lengths = new Uint8Array(packed.lengths.length * 4);
+  const view = new DataView(lengths.buffer);
+  for (let i = 0; i < packed.lengths.length; i++) view.setUint32(i * 4, packed.lengths[i] as number, true);
+  return {
+    texts: new TextEncoder().encode(packed.texts),
+    lengths,
+    rowNumbers: Array.from(packed.rowNumbers, (n) => n || null),
+    width: packed.width,
+  };
+}
 
 /**
  * The rows again, keyed 0, 1, 2… Lengths and row numbers may also come as typed arrays (where 0

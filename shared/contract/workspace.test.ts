@@ -6,6 +6,7 @@ import {
   decodeLengths,
   encodeLengths,
   isPackedRows,
+  packedRowsInput,
   packRows,
   unpackRows,
   type PackedRows,
@@ -103,6 +104,7 @@ describe('isPackedRows', () => {
   });
   it.each<[string, unknown, boolean]>([
     ['lengths that add up to the texts', packed(), true],
+    ['lengths as numbers', packed({ lengths: new Uint32Array([1, 2, 0, 2]) }), true],
     ['no rows', packed({ texts: '', lengths: '', rowNumbers: [] }), true],
     ['lengths that do not add up', packed({ texts: 'abcdef' }), false],
     ['one length too few for the rows', packed({ lengths: encodeLengths([1, 2, 2]) }), false],
@@ -138,10 +140,14 @@ describe('isPackedRows', () => {
     expect([...again.lengths]).toEqual([1, 2, 0, 2]);
     expect([...again.rowNumbers]).toEqual([2, 0]);
   });
+});
 
-  it('is how main takes a new workspace’s rows, given as a list or packed but not both', async () => {
-    const services = {
-      'workspace.create': () => ({
+describe('workspace.create with packed rows', () => {
+  const seen: unknown[] = [];
+  const services = {
+    'workspace.create': (input: unknown) => {
+      seen.push(input);
+      return {
         id: 'w1',
         name: 'n',
         createdAt: '2026-11-01T00:00:00.000Z',
@@ -151,20 +157,53 @@ describe('isPackedRows', () => {
         counts: null,
         nextKey: 2,
         version: 0,
-      }),
-    } as unknown as Services;
-    const input = (rows: Record<string, unknown>) => ({
-      name: 'November',
-      source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
-      headers: ['A', 'B'],
-      mapping: null,
-      ...rows,
-    });
-    const call = (rows: Record<string, unknown>) =>
-      dispatch(services, 'workspace.create', input(rows), { transport: 'test' });
-    expect(await call({ packedRows: packed() })).toMatchObject({ ok: true });
-    expect(await call({ packedRows: packed({ texts: 'abc' }) })).toMatchObject({ ok: false });
-    expect(await call({})).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    expect(await call({ packedRows: packed(), rows: [row()] })).toMatchObject({ ok: false });
+      };
+    },
+  } as unknown as Services;
+  const call = (rows: Record<string, unknown>) =>
+    dispatch(
+      services,
+      'workspace.create',
+      {
+        name: 'November',
+        source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+        headers: ['A', 'B'],
+        mapping: null,
+        ...rows,
+      },
+      { transport: 'test' },
+    );
+  const input = packedRowsInput({
+    texts: 'Zoë😀bcde',
+    lengths: [5, 2, 0, 2],
+    rowNumbers: new Int32Array([2, 0]),
+    width: 2,
+  });
+
+  it('takes UTF-8 texts and 32-bit lengths, and hands the service the text decoded', async () => {
+    expect(input.rowNumbers).toEqual([2, null]);
+    expect(await call({ packedRows: input })).toMatchObject({ ok: true, value: { id: 'w1' } });
+    const given = (seen.at(-1) as { packedRows: PackedRows }).packedRows;
+    expect(given.texts).toBe('Zoë😀bcde');
+    expect(unpackRows(given)).toEqual([
+      { key: 0, rowNumber: 2, cells: ['Zoë😀', 'bc'] },
+      { key: 1, rowNumber: null, cells: ['', 'de'] },
+    ]);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    [
+      'lengths that do not add up',
+      { packedRows: { ...input, texts: new TextEncoder().encode('Zoë😀bcdef') } },
+    ],
+    ['texts that are not UTF-8', { packedRows: { ...input, texts: new Uint8Array([0x5a, 0xff, 0xfe]) } }],
+    ['lengths of a broken number of bytes', { packedRows: { ...input, lengths: new Uint8Array(15) } }],
+    ['texts as text rather than bytes', { packedRows: { ...input, texts: 'Zoë😀bcde' } }],
+    ['no rows at all', {}],
+    ['rows both ways', { packedRows: input, rows: [row()] }],
+  ])('refuses %s', async (_name, rows) => {
+    const before = seen.length;
+    expect(await call(rows)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(seen).toHaveLength(before);
   });
 });

@@ -44,6 +44,14 @@ export function metadataKeyProblem(key: string): MetadataProblem | undefined {
   return undefined;
 }
 
+function hasSurrogate(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
 // Emoji live in the supplementary planes (U+1F000–U+1FAFF, flags included); named separately
 // because "emoji" is what a person recognises in a message.
 const isEmojiCodePoint = (cp: number): boolean => cp >= 0x1f000 && cp <= 0x1faff;
@@ -54,6 +62,8 @@ const isEmojiCodePoint = (cp: number): boolean => cp >= 0x1f000 && cp <= 0x1faff
  * surrogate is a damaged character.
  */
 export function metadataValueProblem(key: string, value: string): MetadataProblem | undefined {
+  // Every row's values pass through here: the message is only built for a value that has a problem.
+  if (value.length > 0 && value.length <= METADATA_VALUE_MAX && !hasSurrogate(value)) return undefined;
   const name = `Metadata "${key}"`;
   if (value.length === 0)
     return {

@@ -259,16 +259,16 @@ function checkMetadata(issues: Issues, value: unknown): void {
   let count = 0;
   for (const key in value) {
     count++;
-    const field = `metadata.${key}`;
+    // The field name is only made for a pair with a problem (every row has a reference pair).
     const keyProblem = metadataKeyProblem(key);
-    if (keyProblem) error(issues, field, keyProblem.code, keyProblem.message);
+    if (keyProblem) error(issues, `metadata.${key}`, keyProblem.code, keyProblem.message);
     const v = value[key];
     if (typeof v !== 'string') {
-      error(issues, field, 'METADATA_VALUE_NOT_TEXT', `Metadata "${key}" must be text.`);
+      error(issues, `metadata.${key}`, 'METADATA_VALUE_NOT_TEXT', `Metadata "${key}" must be text.`);
       continue;
     }
     const valueProblem = metadataValueProblem(key, v);
-    if (valueProblem) error(issues, field, valueProblem.code, valueProblem.message);
+    if (valueProblem) error(issues, `metadata.${key}`, valueProblem.code, valueProblem.message);
   }
   if (count > METADATA_MAX_PAIRS) {
     error(

@@ -2,7 +2,6 @@ import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeLengths } from '../../../shared/contract';
 import { WorkspaceStore } from './workspaceStore';
 
 const source = {
@@ -109,7 +108,7 @@ describe('WorkspaceStore', () => {
       headers: ['Charity ID', 'Amount'],
       packedRows: {
         texts: '840-12345678925.00840-9876543210Zoë 😀',
-        lengths: encodeLengths([13, 5, 13, 1, 0, 6]),
+        lengths: new Uint32Array([13, 5, 13, 1, 0, 6]),
         rowNumbers: [4, 5, null],
         width: 2,
       },
@@ -136,7 +135,7 @@ describe('WorkspaceStore', () => {
       name: 'Packed',
       source,
       headers: ['A'],
-      packedRows: { texts: 'ab', lengths: encodeLengths([1, 1]), rowNumbers: [2, 3], width: 1 },
+      packedRows: { texts: 'ab', lengths: new Uint32Array([1, 1]), rowNumbers: [2, 3], width: 1 },
       mapping: null,
     });
     const file = join(root, created.id, 'workspace.json');

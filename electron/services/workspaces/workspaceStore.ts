@@ -1,7 +1,9 @@
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { endianness } from 'node:os';
 import {
+  encodeLengths,
   isPackedRows,
   unpackRows,
   workspaceEditSchema,
@@ -79,7 +81,9 @@ export class WorkspaceStore {
     const nextKey = input.packedRows
       ? input.packedRows.rowNumbers.length
       : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
-    const rows = input.packedRows ? { packedRows: input.packedRows } : { rows: input.rows ?? [] };
+    const rows = input.packedRows
+      ? { packedRows: { ...input.packedRows, lengths: lengthsText(input.packedRows.lengths) } }
+      : { rows: input.rows ?? [] };
     await mkdir(this.dir(id), { recursive: true });
     await writeFileAtomic(
       join(this.dir(id), SNAPSHOT),
@@ -234,6 +238,13 @@ function metaOf(w: Workspace): WorkspaceMeta {
     source: w.source,
     counts: w.counts,
   };
+}
+
+/** Cell lengths as a workspace file keeps them (base64 of 32-bit little-endian numbers). */
+function lengthsText(lengths: PackedRows['lengths']): string {
+  if (typeof lengths === 'string') return lengths;
+  if (endianness() !== 'LE') return encodeLengths(lengths);
+  return Buffer.from(lengths.buffer, lengths.byteOffset, lengths.byteLength).toString('base64');
 }
 
 /** A snapshot written with packed rows (a new workspace) read as one with a list of rows. */

@@ -6,6 +6,7 @@ import {
   type EventPayload,
 } from '../../../shared/contract';
 import type { Result } from '../../../shared/result';
+import { CALL_WITH_BYTES_TYPE, encodeCallWithBytes } from '../../../shared/contract/callBody';
 
 declare global {
   interface Window {
@@ -45,12 +46,16 @@ function bridgeClient(secret: string | null): DeskApi {
       };
     }
     try {
+      // Inputs that hold bytes (a new workspace's rows) go as JSON with attachments, the bytes as
+      // they are; others as JSON. Either way in a Blob: a string body is converted again inside
+      // fetch on this thread, which measured slower than encoding it here.
+      const withBytes = encodeCallWithBytes(input);
+      const type = withBytes ? CALL_WITH_BYTES_TYPE : 'application/json';
+      const parts = withBytes ?? [new TextEncoder().encode(JSON.stringify(input ?? {}))];
       const response = await fetch(`/api/call/${channel}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
-        // Bytes in a Blob rather than a string: a large string body (a new workspace's rows) is
-        // converted again inside fetch on this thread, which measured slower than encoding it here.
-        body: new Blob([new TextEncoder().encode(JSON.stringify(input ?? {}))], { type: 'application/json' }),
+        headers: { 'content-type': type, [SECRET_HEADER]: secret },
+        body: new Blob(parts as BlobPart[], { type }),
       });
       return (await response.json()) as Result<unknown>;
     } catch {

@@ -6,7 +6,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { encodeLengths, type Workspace } from '../../../../shared/contract';
+import { packedRowsInput, type Workspace } from '../../../../shared/contract';
 import {
   DEFAULT_REFERENCE_KEY,
   findTemplateForHeaders,
@@ -120,7 +120,7 @@ export default function PreparePage() {
     delete file.session;
     const checking = session ? session.check(full) : Promise.resolve(null);
     const { packed } = result;
-    // The rows go to main packed: two long texts, far cheaper than 100,000 objects.
+    // The rows go to main packed, as bytes: far cheaper than 100,000 objects.
     const creating = desk['workspace.create']({
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
       source: {
@@ -134,12 +134,7 @@ export default function PreparePage() {
         warnings: result.warnings,
       },
       headers: result.headers,
-      packedRows: {
-        texts: packed.texts,
-        lengths: encodeLengths(packed.lengths),
-        rowNumbers: Array.from(packed.rowNumbers, (n) => n || null),
-        width: packed.width,
-      },
+      packedRows: packedRowsInput(packed),
       mapping: full as unknown as Record<string, unknown>,
     });
     const saving = templateName ? desk['templates.save']({ name: templateName, template }) : null;

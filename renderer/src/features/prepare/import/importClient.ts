@@ -5,10 +5,11 @@ import type { WorkspaceMapping } from '../../../../../shared/workspace';
 import { canonicalJson, type FileIssue } from '../../../../../shared/donation';
 import type { RowSeed } from '../model/rowSeed';
 import type { ImportReply, ImportRequest, PackedTable, ReadResult } from './importWorker';
+import { lazyRows } from './lazyRows';
 
 /**
- * A sheet read in the worker. Its rows arrive packed and are unpacked the first time they are
- * wanted (`rows` or `workspaceRows()`): the mapping step needs only the first few.
+ * A sheet read in the worker. Its rows arrive packed and each is unpacked the first time its cells
+ * are read (`rows` or `workspaceRows()`, see lazyRows): the mapping step needs only the first few.
  */
 export interface ImportedSheet extends SpreadsheetResult {
   packed: PackedTable;
@@ -21,7 +22,7 @@ export interface ImportedSheet extends SpreadsheetResult {
 
 function importedSheet(result: ReadResult, packed: PackedTable): ImportedSheet {
   let rows: WorkspaceRow[] | undefined;
-  const workspaceRows = () => (rows ??= unpackRows(packed));
+  const workspaceRows = () => (rows ??= lazyRows(packed));
   const sheet = {
     ...result,
     packed,

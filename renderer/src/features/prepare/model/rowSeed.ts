@@ -36,7 +36,8 @@ export function seedRows(
   const pair = new Int32Array(size);
   const amount = new Float64Array(size);
   const pairs: RowSeed['pairs'] = [];
-  const pairIndex = new Map<string, number>();
+  // By recipient, then currency: two lookups of texts the rows share, no key text made per row.
+  const pairIndex = new Map<string, Map<string, number>>();
   const donations: (CheckableDonation | undefined)[] = new Array<CheckableDonation | undefined>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as CheckableRow;
@@ -53,12 +54,13 @@ export function seedRows(
       bits |= SEED_VALID;
       const { recipientId } = result.donation.destination;
       const { currencyCode } = result.donation.funds;
-      const id = `${recipientId}|${currencyCode}`;
-      let p = pairIndex.get(id);
+      let byCurrency = pairIndex.get(recipientId);
+      if (byCurrency === undefined) pairIndex.set(recipientId, (byCurrency = new Map()));
+      let p = byCurrency.get(currencyCode);
       if (p === undefined) {
         p = pairs.length;
         pairs.push({ recipientId, currencyCode });
-        pairIndex.set(id, p);
+        byCurrency.set(currencyCode, p);
       }
       pair[row.key] = p;
       amount[row.key] = result.donation.funds.amount;
