@@ -118,7 +118,12 @@ describe('local bridge', () => {
       name: 'Packed',
       source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
       headers: ['A', 'B'],
-      packedRows: packedRowsInput({ texts: 'Zoë€x', lengths: [3, 1, 1, 0], rowNumbers: [2, 3], width: 2 }),
+      packedRows: packedRowsInput({
+        texts: 'Zoë€x',
+        lengths: new Uint32Array([3, 1, 1, 0]),
+        rowNumbers: new Uint32Array([2, 3]),
+        width: 2,
+      }),
       mapping: null,
     });
     const send = (body: Blob | Uint8Array) =>

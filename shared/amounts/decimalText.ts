@@ -100,11 +100,38 @@ function readIntegerPart(
 }
 
 /**
+ * Digits with at most one decimal mark between them ("400.95", "25"): what a spreadsheet's numbers
+ * read as, and nearly every amount cell. The general reading below gives the same parts for them;
+ * this takes one pass and no slices of slices (it runs for every row of a file).
+ */
+function plainDecimal(text: string, mark: number): DecimalParts | undefined {
+  let at = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c)) continue;
+    if (c !== mark || at >= 0 || i === 0 || i === text.length - 1) return undefined;
+    at = i;
+  }
+  if (text.length === 0) return undefined;
+  const end = at < 0 ? text.length : at;
+  // Leading zeros count for nothing, as in readIntegerPart.
+  let start = 0;
+  while (start < end && text.charCodeAt(start) === 48) start++;
+  return {
+    negative: false,
+    intDigits: start === 0 && at < 0 ? text : text.slice(start, end),
+    fracDigits: at < 0 ? '' : text.slice(at + 1),
+  };
+}
+
+/**
  * Parses what a person typed ("1,234.56", "1.234,56", "1 234,56", "1'234.56", "$25", "25 €",
  * "USD 25", "(25)", "25-") into digit strings, in the given number style. Signs are reported,
  * not refused: whether a negative is allowed is the caller's rule.
  */
 export function parseDecimalText(text: string, style: NumberStyle): DecimalTextResult {
+  const plain = plainDecimal(text, style === 'dot-decimal' ? 46 : 44);
+  if (plain) return { ok: true, value: plain };
   let s = text.trim();
   if (s === '') return { ok: false, failure: { code: 'AMOUNT_EMPTY', reason: 'is empty' } };
   const parts: DecimalParts = { negative: false, intDigits: '', fracDigits: '' };

@@ -17,7 +17,15 @@ export function toMinorUnits(parts: DecimalParts, digits: number, unit: AmountUn
     return { ok: false, code: unit === 'major' ? 'AMOUNT_TOO_PRECISE' : 'AMOUNT_MINOR_NOT_WHOLE' };
   }
   const kept = frac.slice(0, allowed).padEnd(allowed, '0');
-  const minorText = (parts.intDigits + kept).replace(/^0+/, '');
+  const digitsText = parts.intDigits + kept;
+  if (digitsText.length <= 15) {
+    // Up to 15 digits a double holds the number exactly; leading zeros count for nothing.
+    const value = Number(digitsText);
+    if (value === 0) return { ok: false, code: 'AMOUNT_ZERO' };
+    if (parts.negative) return { ok: false, code: 'AMOUNT_NEGATIVE' };
+    return { ok: true, minor: value };
+  }
+  const minorText = digitsText.replace(/^0+/, '');
   if (minorText === '') return { ok: false, code: 'AMOUNT_ZERO' };
   if (parts.negative) return { ok: false, code: 'AMOUNT_NEGATIVE' };
   // Beyond 2^53 an integer no longer survives JSON as itself; no real donation comes near it.

@@ -20,13 +20,18 @@ export interface PackedRows {
   width: number;
 }
 
-/** Packed rows as the renderer sends them: the texts as UTF-8 bytes, the lengths as 32-bit little-endian numbers. */
+/**
+ * Packed rows as the renderer sends them, all bytes: the texts in UTF-8, and the lengths and row
+ * numbers as 32-bit little-endian numbers (row number 0 for a row added in the app).
+ */
 export interface PackedRowsInput {
   texts: Uint8Array;
   lengths: Uint8Array;
-  rowNumbers: (number | null)[];
+  rowNumbers: Uint8Array;
   width: number;
 }
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 const isRowNumber = (n: unknown): boolean => n === null || (Number.isSafeInteger(n) && (n as number) > 0);
 
@@ -129,9 +134,15 @@ export function isPackedRows(value: unknown): value is PackedRows {
   return total === texts.length;
 }
 
-/** The numbers of 32-bit little-endian bytes, or null when the bytes are not a whole number of them. */
+/** The numbers in 32-bit little-endian bytes, or null when the bytes are not a whole number of them. */
 function lengthsOfBytes(bytes: Uint8Array): Uint32Array | null {
   if (bytes.byteLength % 4 !== 0) return null;
+  if (littleEndian) {
+    // The bytes as they are (copied only to line them up on a 4-byte boundary; the constructor
+    // copies, where a Node Buffer's slice() would only make a view).
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+    return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const lengths = new Uint32Array(bytes.byteLength / 4);
   for (let i = 0; i < lengths.length; i++) lengths[i] = view.getUint32(i * 4, true);
@@ -148,14 +159,20 @@ function decodeInput(value: unknown): PackedRows | null {
       return null;
   }
   const numbers = lengthsOfBytes(lengths);
-  if (!numbers) return null;
+  const rowNumberValues = rowNumbers instanceof Uint8Array ? lengthsOfBytes(rowNumbers) : null;
+  if (!numbers || !rowNumberValues) return null;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(texts);
   } catch {
     return null;
   }
-  const decoded = { texts: text, lengths: numbers, rowNumbers, width };
+  const decoded = {
+    texts: text,
+    lengths: numbers,
+    rowNumbers: Array.from(rowNumberValues, (n) => n || null),
+    width,
+  };
   return isPackedRows(decoded) ? decoded : null;
 }
 
@@ -180,20 +197,26 @@ export const packedRowsInputSchema = z
   )
   .transform((value) => decodedInputs.get(value) ?? (decodeInput(value) as PackedRows));
 
-/** Packed rows as the renderer sends them (see PackedRowsInput). */
+/** 32-bit numbers as little-endian bytes: a view of the same memory where the machine is little-endian. */
+export function littleEndianBytes(numbers: Uint32Array | Int32Array): Uint8Array {
+  if (littleEndian) return new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength);
+  const bytes = new Uint8Array(numbers.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < numbers.length; i++) view.setUint32(i * 4, numbers[i] as number, true);
+  return bytes;
+}
+
+/** Packed rows as the renderer sends them (see PackedRowsInput); row number 0 stands for none. */
 export function packedRowsInput(packed: {
   texts: string;
-  lengths: ArrayLike<number>;
-  rowNumbers: ArrayLike<number>;
+  lengths: Uint32Array | Int32Array;
+  rowNumbers: Uint32Array | Int32Array;
   width: number;
 }): PackedRowsInput {
-  const lengths = new Uint8Array(packed.lengths.length * 4);
-  const view = new DataView(lengths.buffer);
-  for (let i = 0; i < packed.lengths.length; i++) view.setUint32(i * 4, packed.lengths[i] as number, true);
   return {
     texts: new TextEncoder().encode(packed.texts),
-    lengths,
-    rowNumbers: Array.from(packed.rowNumbers, (n) => n || null),
+    lengths: littleEndianBytes(packed.lengths),
+    rowNumbers: littleEndianBytes(packed.rowNumbers),
     width: packed.width,
   };
 }

@@ -175,13 +175,13 @@ describe('workspace.create with packed rows', () => {
     );
   const input = packedRowsInput({
     texts: 'Zoë😀bcde',
-    lengths: [5, 2, 0, 2],
+    lengths: new Uint32Array([5, 2, 0, 2]),
     rowNumbers: new Int32Array([2, 0]),
     width: 2,
   });
 
   it('takes UTF-8 texts and 32-bit lengths, and hands the service the text decoded', async () => {
-    expect(input.rowNumbers).toEqual([2, null]);
+    expect([...input.rowNumbers]).toEqual([2, 0, 0, 0, 0, 0, 0, 0]);
     expect(await call({ packedRows: input })).toMatchObject({ ok: true, value: { id: 'w1' } });
     const given = (seen.at(-1) as { packedRows: PackedRows }).packedRows;
     expect(given.texts).toBe('Zoë😀bcde');
@@ -191,6 +191,17 @@ describe('workspace.create with packed rows', () => {
     ]);
   });
 
+  it('takes bytes wherever they lie in memory, as a Node Buffer holds a request body', async () => {
+    // A Buffer (whose slice() is a view, not a copy) with the lengths off a 4-byte boundary.
+    const body = Buffer.alloc(3 + input.lengths.byteLength);
+    body.set(input.lengths, 3);
+    const unaligned = body.subarray(3);
+    expect(unaligned.byteOffset % 4).not.toBe(0);
+    expect(await call({ packedRows: { ...input, lengths: unaligned } })).toMatchObject({ ok: true });
+    const given = (seen.at(-1) as { packedRows: PackedRows }).packedRows;
+    expect(unpackRows(given)[0]?.cells).toEqual(['Zoë😀', 'bc']);
+  });
+
   it.each<[string, Record<string, unknown>]>([
     [
       'lengths that do not add up',
@@ -198,6 +209,8 @@ describe('workspace.create with packed rows', () => {
     ],
     ['texts that are not UTF-8', { packedRows: { ...input, texts: new Uint8Array([0x5a, 0xff, 0xfe]) } }],
     ['lengths of a broken number of bytes', { packedRows: { ...input, lengths: new Uint8Array(15) } }],
+    ['row numbers as a list', { packedRows: { ...input, rowNumbers: [2, null] } }],
+    ['a row number too few', { packedRows: { ...input, rowNumbers: new Uint8Array(4) } }],
     ['texts as text rather than bytes', { packedRows: { ...input, texts: 'Zoë😀bcde' } }],
     ['no rows at all', {}],
     ['rows both ways', { packedRows: input, rows: [row()] }],

@@ -14,7 +14,21 @@ export function isEmail(text: string): boolean {
   if (at < 1) return false;
   const local = text.slice(0, at);
   const domain = text.slice(at + 1);
-  return local.length <= 64 && LOCAL.test(local) && DOMAIN.test(domain);
+  return local.length <= 64 && LOCAL.test(local) && isDomain(domain);
+}
+
+// Donor lists share a few domains: each is judged once.
+const DOMAINS_LIMIT = 10_000;
+const domains = new Map<string, boolean>();
+
+function isDomain(domain: string): boolean {
+  let valid = domains.get(domain);
+  if (valid === undefined) {
+    if (domains.size >= DOMAINS_LIMIT) domains.clear();
+    valid = DOMAIN.test(domain);
+    domains.set(domain, valid);
+  }
+  return valid;
 }
 
 /** A plain reason for the person, naming the usual slip when there is one. */

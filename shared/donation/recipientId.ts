@@ -42,6 +42,20 @@ const EXAMPLES = 'a cause (840-123456789), a cause/project (840-123456789/4X7K2M
 
 /** The error that makes an id unusable, or a warning for a likely mistake; undefined when fine. */
 export function checkRecipientId(id: string): RecipientProblem | undefined {
+  // A file names a few recipients many times over: each id is judged once.
+  if (checked.has(id)) return checked.get(id);
+  if (checked.size >= CHECKED_LIMIT) checked.clear();
+  const problem = judgeRecipientId(id);
+  // Shared by every row with this id, so nobody may change it.
+  if (problem) Object.freeze(problem);
+  checked.set(id, problem);
+  return problem;
+}
+
+const CHECKED_LIMIT = 10_000;
+const checked = new Map<string, RecipientProblem | undefined>();
+
+function judgeRecipientId(id: string): RecipientProblem | undefined {
   const shape = recipientShape(id);
   if (shape === undefined) return { severity: 'error', code: 'RECIPIENT_INVALID', message: whyInvalid(id) };
   if (/^[0-9]{2}-[0-9]{7}$/.test(id)) {

@@ -34,7 +34,7 @@ export function makeRowChecker(
   workspaceId: string,
   headers: readonly string[],
   mapping: WorkspaceMapping,
-  rows: readonly CheckableRow[],
+  rows: readonly Pick<CheckableRow, 'cells'>[],
 ): RowChecker {
   const referenceKey = mapping.reference.enabled ? mapping.reference.key : null;
   // The reference pair is the app's own: it must not count against the file's metadata columns.

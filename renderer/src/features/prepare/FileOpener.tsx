@@ -61,7 +61,11 @@ export function FileOpener({ onOpened, pending, keepReader = false }: Props) {
     job.current = current;
     try {
       const result = await current.result;
-      if (!keepReader) current.dispose();
+      // Without the reader handed over, the rows must be here before it ends.
+      if (!keepReader) {
+        await result.whenRows();
+        current.dispose();
+      }
       onOpened({
         fileName,
         bytes,

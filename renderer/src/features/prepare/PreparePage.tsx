@@ -6,7 +6,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { packedRowsInput, type Workspace } from '../../../../shared/contract';
+import type { Workspace } from '../../../../shared/contract';
 import {
   DEFAULT_REFERENCE_KEY,
   findTemplateForHeaders,
@@ -45,6 +45,11 @@ export default function PreparePage() {
   // handed the check of every row.
   const mappingSession = stage.kind === 'mapping' ? stage.file.session : undefined;
   useEffect(() => () => mappingSession?.dispose(), [mappingSession]);
+  // While the person looks at the mapping, the rows and their bytes for main are made in small steps.
+  const mappingFile = stage.kind === 'mapping' ? stage.file : undefined;
+  useEffect(() => {
+    mappingFile?.result.prepare().catch(() => undefined);
+  }, [mappingFile]);
 
   async function openSample() {
     const result = await desk['assets.sampleSpreadsheet']();
@@ -119,7 +124,13 @@ export default function PreparePage() {
     const session = file.session;
     delete file.session;
     const checking = session ? session.check(full) : Promise.resolve(null);
-    const { packed } = result;
+    try {
+      await result.whenRows();
+    } catch (e) {
+      void checking.then((prepared) => prepared?.worker.terminate());
+      setError(`“${file.fileName}” could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      return setStage({ kind: 'home' });
+    }
     // The rows go to main packed, as bytes: far cheaper than 100,000 objects.
     const creating = desk['workspace.create']({
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
@@ -134,11 +145,11 @@ export default function PreparePage() {
         warnings: result.warnings,
       },
       headers: result.headers,
-      packedRows: packedRowsInput(packed),
+      packedRows: await result.packedInput(),
       mapping: full as unknown as Record<string, unknown>,
     });
     const saving = templateName ? desk['templates.save']({ name: templateName, template }) : null;
-    // While main writes the workspace, the rows are unpacked here for the grid.
+    // The grid's rows, each unpacked when first read.
     const rows = result.workspaceRows();
     const [created] = await Promise.all([creating, saving]);
     const prepared = await checking;

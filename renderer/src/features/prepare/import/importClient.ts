@@ -1,47 +1,124 @@
 import type { SheetRow, SpreadsheetResult } from '../../../../../shared/spreadsheet';
-import { unpackRows } from '../../../../../shared/contract/packedRows';
+import { littleEndianBytes, type PackedRowsInput } from '../../../../../shared/contract/packedRows';
 import type { WorkspaceRow } from '../../../../../shared/contract';
 import type { WorkspaceMapping } from '../../../../../shared/workspace';
 import { canonicalJson, type FileIssue } from '../../../../../shared/donation';
 import type { RowSeed } from '../model/rowSeed';
 import type { ImportReply, ImportRequest, PackedTable, ReadResult } from './importWorker';
-import { lazyRows } from './lazyRows';
+import { lazyRowsBuilder } from './lazyRows';
 
 /**
- * A sheet read in the worker. Its rows arrive packed and each is unpacked the first time its cells
- * are read (`rows` or `workspaceRows()`, see lazyRows): the mapping step needs only the first few.
+ * A sheet read in the worker. The first rows come with it (enough for the mapping step); all the
+ * rows follow packed, a moment later, and each is unpacked only when its cells are first read
+ * (see lazyRows).
  */
 export interface ImportedSheet extends SpreadsheetResult {
-  packed: PackedTable;
   rowCount: number;
+  /** The first rows (up to HEAD_ROWS without waiting for the others). */
+  head(count: number): SheetRow[];
+  /** Resolves once every row is here; `rows`, `workspaceRows()` and `packed` need it. */
+  whenRows(): Promise<void>;
+  packed: PackedTable;
   /** The rows keyed 0, 1, 2… (the same objects as `rows`). */
   workspaceRows(): WorkspaceRow[];
-  /** The first rows, without unpacking the others. */
-  head(count: number): SheetRow[];
+  /** The rows as workspace.create takes them. */
+  packedInput(): Promise<PackedRowsInput>;
+  /**
+   * Makes the rows and the bytes for workspace.create in small steps, while the person looks at the
+   * mapping, so that confirming it has little left to do.
+   */
+  prepare(): Promise<void>;
 }
 
-function importedSheet(result: ReadResult, packed: PackedTable): ImportedSheet {
-  let rows: WorkspaceRow[] | undefined;
-  const workspaceRows = () => (rows ??= lazyRows(packed));
+/** A moment for the window to do other things (a message, not a timer: timers are throttled). */
+function pause(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** Text as UTF-8, a megabyte of it at a time, with pauses between. */
+async function utf8InSlices(text: string): Promise<Uint8Array> {
+  const SLICE = 1 << 20;
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + SLICE);
+    // Never between the two halves of a character outside the Basic Multilingual Plane.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    const part = encoder.encode(text.slice(at, end));
+    parts.push(part);
+    size += part.byteLength;
+    at = end;
+    if (at < text.length) await pause();
+  }
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+function importedSheet(
+  result: ReadResult,
+  first: SheetRow[],
+  rowCount: number,
+  packedRows: Promise<PackedTable>,
+): ImportedSheet {
+  let packed: PackedTable | undefined;
+  const arrived = packedRows.then((table) => {
+    packed = table;
+  });
+  const table = (): PackedTable => {
+    if (!packed) throw new Error('The rows have not arrived from the reader yet.');
+    return packed;
+  };
+  let builder: ReturnType<typeof lazyRowsBuilder> | undefined;
+  const workspaceRows = (): WorkspaceRow[] => {
+    builder ??= lazyRowsBuilder(table());
+    while (!builder.next(Infinity));
+    return builder.rows;
+  };
+  let input: Promise<PackedRowsInput> | undefined;
+  const packedInput = () =>
+    (input ??= arrived.then(async () => {
+      const { texts, lengths, rowNumbers, width } = table();
+      return {
+        texts: await utf8InSlices(texts),
+        lengths: littleEndianBytes(lengths),
+        rowNumbers: littleEndianBytes(rowNumbers),
+        width,
+      };
+    }));
   const sheet = {
     ...result,
-    packed,
-    rowCount: packed.rowNumbers.length,
-    workspaceRows,
+    rowCount,
     head(count: number): SheetRow[] {
       // Rows read from a file always have a row number.
-      if (rows) return rows.slice(0, count) as SheetRow[];
-      const first = Math.min(count, packed.rowNumbers.length);
-      let cells = 0;
-      for (let i = 0; i < first * packed.width; i++) cells += packed.lengths[i] as number;
-      return unpackRows({
-        texts: packed.texts.slice(0, cells),
-        lengths: packed.lengths.subarray(0, first * packed.width),
-        rowNumbers: packed.rowNumbers.subarray(0, first),
-        width: packed.width,
-      }) as SheetRow[];
+      if (count > first.length && packed) return workspaceRows().slice(0, count) as SheetRow[];
+      return first.slice(0, count);
+    },
+    whenRows: () => arrived,
+    workspaceRows,
+    packedInput,
+    async prepare(): Promise<void> {
+      await arrived;
+      builder ??= lazyRowsBuilder(table());
+      while (!builder.next(20_000)) await pause();
+      await packedInput();
     },
   };
+  Object.defineProperty(sheet, 'packed', { get: table, enumerable: true });
   Object.defineProperty(sheet, 'rows', { get: workspaceRows, enumerable: true });
   return sheet as ImportedSheet;
 }
@@ -119,11 +196,20 @@ export function startImport(
   const byMapping = new Map<string, { id: number; reply: Promise<Checked | null> }>();
   let lastId = 0;
   let readDone = false;
+  let rowsArrived: (table: PackedTable) => void = () => undefined;
+  let rowsLost: (error: Error) => void = () => undefined;
+  const packedRows = new Promise<PackedTable>((resolve, reject) => {
+    rowsArrived = resolve;
+    rowsLost = reject;
+  });
+  // Nobody may be waiting for the rows (a cancelled import): that is no unhandled failure.
+  packedRows.catch(() => undefined);
   const stop = () => {
     finished = true;
     if (!handedOver) worker.terminate();
     for (const resolve of waiting.values()) resolve(null);
     waiting.clear();
+    rowsLost(new ImportCancelled());
   };
   const result = new Promise<ImportedSheet>((resolve, reject) => {
     rejectJob = reject;
@@ -133,7 +219,9 @@ export function startImport(
       else if (reply.type === 'sheets') onSheets?.(reply.names);
       else if (reply.type === 'result') {
         readDone = true;
-        resolve(importedSheet(reply.result, reply.rows));
+        resolve(importedSheet(reply.result, reply.head, reply.rowCount, packedRows));
+      } else if (reply.type === 'rows') {
+        rowsArrived(reply.rows);
       } else if (reply.type === 'checked') {
         waiting.get(reply.id)?.(reply);
         waiting.delete(reply.id);

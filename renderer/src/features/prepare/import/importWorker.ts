@@ -3,6 +3,7 @@ import {
   listSheets,
   readSpreadsheet,
   streamInflater,
+  type SheetRow,
   type SpreadsheetResult,
 } from '../../../../../shared/spreadsheet';
 import { makeRowChecker, type WorkspaceMapping } from '../../../../../shared/workspace';
@@ -32,7 +33,9 @@ export type ReadResult = Omit<SpreadsheetResult, 'rows'>;
 export type ImportReply =
   | { type: 'progress'; done: number; total: number }
   | { type: 'sheets'; names: string[] }
-  | { type: 'result'; result: ReadResult; rows: PackedTable }
+  /** The sheet with its first rows (for the mapping step); every row follows in a 'rows' reply. */
+  | { type: 'result'; result: ReadResult; head: SheetRow[]; rowCount: number }
+  | { type: 'rows'; rows: PackedTable }
   /** `id` names the check that failed; without it, reading failed. */
   | { type: 'error'; message: string; id?: number }
   | { type: 'checked'; id: number; seed: RowSeed; fileIssues: FileIssue[] }
@@ -44,6 +47,9 @@ export type ImportReply =
  * leave that pair out; the window checks rows again with the real id when it shows them.
  */
 const PROVISIONAL_WORKSPACE_ID = '00000000-0000-0000-0000-000000000000';
+
+/** How many rows come with the first reply: the mapping step's samples and header guess use 50. */
+export const HEAD_ROWS = 50;
 
 const post = (reply: ImportReply, transfer: Transferable[] = []) =>
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(reply, transfer);
@@ -71,17 +77,21 @@ async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Prom
   });
   read = result;
   const { rows, ...rest } = result;
+  // The mapping step can show as soon as the window has the first rows; the rest are packed while
+  // it does (the window's first check request is still on its way).
+  post({ type: 'result', result: rest, head: rows.slice(0, HEAD_ROWS), rowCount: rows.length });
   const packed = packRows(rows, result.headers.length);
-  post({ type: 'result', result: rest, rows: packed }, [packed.lengths.buffer, packed.rowNumbers.buffer]);
+  post({ type: 'rows', rows: packed }, [packed.lengths.buffer, packed.rowNumbers.buffer]);
 }
 
 /** Every row through the mapping and the rules, here rather than on the window's thread. */
 function checkRows(request: Extract<ImportRequest, { type: 'check' }>): void {
   if (!read) throw new Error('There are no rows to check.');
-  const rows = read.rows.map((row, key) => ({ key, rowNumber: row.rowNumber, cells: row.cells }));
+  // Rows are keyed by position, as the new workspace's are.
+  const rows = read.rows;
   const checker = makeRowChecker(PROVISIONAL_WORKSPACE_ID, read.headers, request.mapping, rows);
   const { seed, donations } = seedRows(checker, rows);
-  const keys = rows.map((row) => row.key);
+  const keys = rows.map((_row, key) => key);
   const labels = rows.map((row) => String(row.rowNumber));
   across.reset(keys, labels, donations, checker.referenceKey ? [checker.referenceKey] : []);
   post({ type: 'checked', id: request.id, seed, fileIssues: across.check() }, seedTransferables(seed));

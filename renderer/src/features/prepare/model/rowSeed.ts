@@ -26,12 +26,21 @@ export interface RowSeed {
   numberStyle: NumberStyle;
 }
 
-/** Checks every row, for a seed and the donations the across-rows checks need (by position). */
+/**
+ * Checks every row, for a seed and the donations the across-rows checks need (by position). Rows
+ * without a key are keyed by their position, as the rows of a new workspace are.
+ */
 export function seedRows(
   checker: RowChecker,
-  rows: readonly CheckableRow[],
+  rows: readonly (Omit<CheckableRow, 'key'> & { key?: number })[],
 ): { seed: RowSeed; donations: (CheckableDonation | undefined)[] } {
-  const size = rows.reduce((max, row) => Math.max(max, row.key + 1), 0);
+  const size = rows.reduce((max, row, i) => Math.max(max, (row.key ?? i) + 1), 0);
+  // One row object reused for every check: 100,000 of them would only feed the collector.
+  const scratch: { key: number; rowNumber: number | null; cells: readonly string[] } = {
+    key: 0,
+    rowNumber: null,
+    cells: [],
+  };
   const flags = new Uint8Array(size);
   const pair = new Int32Array(size);
   const amount = new Float64Array(size);
@@ -40,8 +49,12 @@ export function seedRows(
   const pairIndex = new Map<string, Map<string, number>>();
   const donations: (CheckableDonation | undefined)[] = new Array<CheckableDonation | undefined>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as CheckableRow;
-    const result = checkRow(checker, row);
+    const row = rows[i] as Omit<CheckableRow, 'key'> & { key?: number };
+    scratch.key = row.key ?? i;
+    scratch.rowNumber = row.rowNumber;
+    scratch.cells = row.cells;
+    const key = scratch.key;
+    const result = checkRow(checker, scratch);
     donations[i] = result.donation as CheckableDonation;
     let bits = SEED_LIVE;
     for (const issue of result.issues) {
@@ -62,10 +75,10 @@ export function seedRows(
         pairs.push({ recipientId, currencyCode });
         byCurrency.set(currencyCode, p);
       }
-      pair[row.key] = p;
-      amount[row.key] = result.donation.funds.amount;
+      pair[key] = p;
+      amount[key] = result.donation.funds.amount;
     }
-    flags[row.key] = bits;
+    flags[key] = bits;
   }
   return { seed: { flags, pair, amount, pairs, numberStyle: checker.numberStyle }, donations };
 }
