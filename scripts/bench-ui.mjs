@@ -109,6 +109,19 @@ try {
   await page.keyboard.press('Control+A');
   await page.keyboard.type('12.345');
   const latencies = [];
+  // BENCH_TRACE_EDIT=FILE writes a Chrome trace of the edits for study.
+  if (process.env.BENCH_TRACE_EDIT) {
+    await browser.startTracing(page, {
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-v8.cpu_profiler',
+        'v8.execute',
+        'toplevel',
+        'blink.user_timing',
+      ],
+    });
+  }
   const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -144,6 +157,7 @@ try {
     latencies.push(ms);
     await page.keyboard.press('ArrowUp');
   }
+  if (process.env.BENCH_TRACE_EDIT) writeFileSync(process.env.BENCH_TRACE_EDIT, await browser.stopTracing());
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -32,7 +32,7 @@ import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
-import { useWorkspaceModel } from './model/useWorkspaceModel';
+import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
 import { UploadDialog } from '../uploads/UploadDialog';
 import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
@@ -250,6 +250,8 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
   // The toolbar re-renders only when what it shows changes, not on every edit: MUI controls are costly
   // to render, and an edit must reach the screen within a frame. Handlers go through `actions`.
   const { canUndo, canRedo, undoLabel, redoLabel } = model;
+  const undoFromToolbar = useCallback(() => actions.current?.undo(), []);
+  const redoFromToolbar = useCallback(() => actions.current?.redo(), []);
   const recipientColumn = model.headers.findIndex(
     (h) => model.mapping?.template.columns[h] === 'recipientId',
   );
@@ -280,20 +282,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           </IconButton>
         </Tooltip>
         <Divider orientation="vertical" flexItem />
-        <Tooltip title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
-          <span>
-            <IconButton aria-label="Undo" onClick={() => actions.current?.undo()} disabled={!canUndo}>
-              <Undo />
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
-          <span>
-            <IconButton aria-label="Redo" onClick={() => actions.current?.redo()} disabled={!canRedo}>
-              <Redo />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <UndoRedo
+          canUndo={canUndo}
+          canRedo={canRedo}
+          undoLabel={undoLabel}
+          redoLabel={redoLabel}
+          onUndo={undoFromToolbar}
+          onRedo={redoFromToolbar}
+        />
         <Divider orientation="vertical" flexItem />
         <Button variant="outlined" size="small" onClick={() => setFindOpen(true)}>
           Find and replace
@@ -335,7 +331,19 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         </Menu>
       </Stack>
     ),
-    [onlyErrors, canUndo, canRedo, undoLabel, redoLabel, hasActiveRow, noInvalid, exportMenu, repairIntentId],
+    [
+      onlyErrors,
+      canUndo,
+      canRedo,
+      undoLabel,
+      redoLabel,
+      hasActiveRow,
+      noInvalid,
+      exportMenu,
+      repairIntentId,
+      undoFromToolbar,
+      redoFromToolbar,
+    ],
   );
 
   if (editingMapping && model.mapping) {
@@ -358,49 +366,13 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <TextField
-          size="small"
-          label="Workspace name"
-          defaultValue={model.name}
-          onBlur={(e) =>
-            e.target.value.trim() && e.target.value !== model.name && model.rename(e.target.value.trim())
-          }
-          sx={{ minWidth: 280 }}
-        />
-        <Typography color="text.secondary">
-          {model.source.fileName} · {model.source.sheet} · headers in row {model.source.headerRow}
-        </Typography>
-        <Box sx={{ flexGrow: 1 }} />
-        <Chip
-          size="small"
-          role="status"
-          color={model.save.status === 'failed' ? 'error' : 'default'}
-          label={
-            model.save.status === 'saved'
-              ? 'All changes saved'
-              : model.save.status === 'saving'
-                ? 'Saving…'
-                : 'Not saved'
-          }
-        />
-        <Button variant="text" onClick={onClose}>
-          All workspaces
-        </Button>
-      </Stack>
-
-      {model.save.status === 'failed' && (
-        <Alert severity="error" role="alert">
-          {model.save.message} Your last changes are still on screen; reopen the workspace to continue.
-        </Alert>
-      )}
-      {model.source.warnings.length > 0 && (
-        <Alert severity="info">
-          {model.source.warnings.map((w) => (
-            <div key={w}>{w}</div>
-          ))}
-        </Alert>
-      )}
+      <WorkspaceHeader
+        name={model.name}
+        source={model.source}
+        save={model.save}
+        onRename={model.rename}
+        onClose={onClose}
+      />
 
       <SummaryPanel
         counts={model.summary.counts}
@@ -486,11 +458,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           ))}
         </Alert>
       )}
-      <Typography variant="body2" color="text.secondary">
-        Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and
-        paste blocks with Excel · Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 /
-        Shift+F8 next and previous error.
-      </Typography>
+      <KeysHelp />
 
       {uploadOpen && (
         <UploadDialog
@@ -504,7 +472,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           }}
         />
       )}
-      <FindReplaceDialog
+      <FindReplaceWhenOpen
         open={findOpen}
         headers={model.headers}
         rows={visibleRows}
@@ -519,3 +487,111 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     </Stack>
   );
 }
+
+/**
+ * The parts of the screen below re-render only when what they show changes: an edit must reach the
+ * screen within a frame, and MUI controls are costly to render again for nothing.
+ */
+const WorkspaceHeader = memo(function WorkspaceHeader({
+  name,
+  source,
+  save,
+  onRename,
+  onClose,
+}: {
+  name: string;
+  source: Workspace['source'];
+  save: SaveState;
+  onRename(name: string): void;
+  onClose(): void;
+}) {
+  return (
+    <>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <TextField
+          size="small"
+          label="Workspace name"
+          defaultValue={name}
+          onBlur={(e) => e.target.value.trim() && e.target.value !== name && onRename(e.target.value.trim())}
+          sx={{ minWidth: 280 }}
+        />
+        <Typography color="text.secondary">
+          {source.fileName} · {source.sheet} · headers in row {source.headerRow}
+        </Typography>
+        <Box sx={{ flexGrow: 1 }} />
+        <Chip
+          size="small"
+          role="status"
+          color={save.status === 'failed' ? 'error' : 'default'}
+          label={
+            save.status === 'saved' ? 'All changes saved' : save.status === 'saving' ? 'Saving…' : 'Not saved'
+          }
+        />
+        <Button variant="text" onClick={onClose}>
+          All workspaces
+        </Button>
+      </Stack>
+
+      {save.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {save.message} Your last changes are still on screen; reopen the workspace to continue.
+        </Alert>
+      )}
+      {source.warnings.length > 0 && (
+        <Alert severity="info">
+          {source.warnings.map((w) => (
+            <div key={w}>{w}</div>
+          ))}
+        </Alert>
+      )}
+    </>
+  );
+});
+
+const UndoRedo = memo(function UndoRedo({
+  canUndo,
+  canRedo,
+  undoLabel,
+  redoLabel,
+  onUndo,
+  onRedo,
+}: {
+  canUndo: boolean;
+  canRedo: boolean;
+  undoLabel: string | undefined;
+  redoLabel: string | undefined;
+  onUndo(): void;
+  onRedo(): void;
+}) {
+  return (
+    <>
+      <Tooltip title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
+        <span>
+          <IconButton aria-label="Undo" onClick={onUndo} disabled={!canUndo}>
+            <Undo />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Tooltip title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
+        <span>
+          <IconButton aria-label="Redo" onClick={onRedo} disabled={!canRedo}>
+            <Redo />
+          </IconButton>
+        </span>
+      </Tooltip>
+    </>
+  );
+});
+
+const KeysHelp = memo(function KeysHelp() {
+  return (
+    <Typography variant="body2" color="text.secondary">
+      Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and paste
+      blocks with Excel · Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 / Shift+F8
+      next and previous error.
+    </Typography>
+  );
+});
+
+/** Find and replace renders nothing new while it stays closed. */
+const FindReplaceWhenOpen = memo(FindReplaceDialog, (before, after) => !before.open && !after.open);

@@ -27,6 +27,23 @@ export interface SaveState {
   message?: string;
 }
 
+/**
+ * Resolves just after the next frame (or after 50 ms when there are no frames, in a hidden window),
+ * so work that need not be on screen yet does not delay the frame.
+ */
+function afterNextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      resolve();
+    };
+    requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 50);
+  });
+}
+
 /** How long after the last edit the across-rows warnings (duplicates, outliers) are recomputed. */
 const FILE_CHECK_DELAY_MS = 250;
 
@@ -237,6 +254,8 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     (edits: WorkspaceEdit[]) => {
       setSave((previous) => (previous.status === 'saving' ? previous : { status: 'saving' }));
       queue.current = queue.current.then(async () => {
+        // Sent after the edit has reached the screen: encoding and sending it is not the frame's work.
+        await afterNextFrame();
         const result = await desk['workspace.edit']({ id: initial.id, baseVersion: version.current, edits });
         if (result.ok) {
           version.current = result.value.version;
@@ -261,6 +280,16 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     [checker, publish],
   );
 
+  /**
+   * The rows as they now stand, for the next change made before React renders: every change is
+   * worked out from rowsRef and then given to React as a value, so the rows, their checks and the
+   * counts change in one render.
+   */
+  const commitRows = useCallback((next: WorkspaceRow[]) => {
+    rowsRef.current = next;
+    setRows(next);
+  }, []);
+
   /** Applies cell changes to the rows, re-checks the rows touched, and saves. */
   const applyCells = useCallback(
     (changes: readonly CellChange[], direction: 'after' | 'before') => {
@@ -268,28 +297,27 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
       const byKey = new Map<number, CellChange[]>();
       for (const c of changes) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
       const touched: WorkspaceRow[] = [];
-      setRows((previous) => {
-        const next = previous.slice();
-        for (const [key, mine] of byKey) {
-          let at = positionOf(key);
-          if (previous[at]?.key !== key) at = previous.findIndex((r) => r.key === key);
-          const row = previous[at];
-          if (!row) continue;
-          const cells = [...row.cells];
-          for (const c of mine) {
-            while (cells.length <= c.column) cells.push('');
-            cells[c.column] = c[direction];
-          }
-          const updated = { ...row, cells };
-          touched.push(updated);
-          next[at] = updated;
+      const previous = rowsRef.current;
+      const next = previous.slice();
+      for (const [key, mine] of byKey) {
+        let at = positionOf(key);
+        if (previous[at]?.key !== key) at = previous.findIndex((r) => r.key === key);
+        const row = previous[at];
+        if (!row) continue;
+        const cells = [...row.cells];
+        for (const c of mine) {
+          while (cells.length <= c.column) cells.push('');
+          cells[c.column] = c[direction];
         }
-        return next;
-      });
-      queueMicrotask(() => recheck(touched));
+        const updated = { ...row, cells };
+        touched.push(updated);
+        next[at] = updated;
+      }
+      commitRows(next);
+      recheck(touched);
       persist(changes.map((c) => ({ op: 'set', key: c.key, column: c.column, value: c[direction] })));
     },
-    [persist, recheck, positionOf],
+    [persist, recheck, positionOf, commitRows],
   );
 
   const edit = useCallback(
@@ -316,18 +344,16 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
         rowNumber: null,
         cells: Array.from({ length: width }, (_, i) => cells[i] ?? ''),
       }));
-      setRows((previous) => {
-        const next = [...previous];
-        next.splice(Math.min(index, next.length), 0, ...created);
-        return next;
-      });
+      const next = [...rowsRef.current];
+      next.splice(Math.min(index, next.length), 0, ...created);
+      commitRows(next);
       created.forEach((row, i) => history.current.record({ kind: 'insert', label, index: index + i, row }));
       syncHistory();
-      queueMicrotask(() => recheck(created));
+      recheck(created);
       persist(created.map((row, i) => ({ op: 'insert', index: index + i, row })));
       return created;
     },
-    [initial.headers.length, persist, recheck, syncHistory],
+    [initial.headers.length, persist, recheck, syncHistory, commitRows],
   );
 
   const deleteRows = useCallback(
@@ -338,7 +364,7 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
         if (wanted.has(row.key)) removed.push({ index, row });
       });
       if (!removed.length) return;
-      setRows((previous) => previous.filter((r) => !wanted.has(r.key)));
+      commitRows(rowsRef.current.filter((r) => !wanted.has(r.key)));
       for (const key of wanted) results.current.remove(key);
       publish();
       history.current.record({
@@ -349,7 +375,7 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
       syncHistory();
       persist(removed.map(({ row }) => ({ op: 'delete', key: row.key })));
     },
-    [persist, syncHistory, publish],
+    [persist, syncHistory, publish, commitRows],
   );
 
   const replay = useCallback(
@@ -362,21 +388,26 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
       const entries = step.kind === 'insert' ? [{ index: step.index, row: step.row }] : step.rows;
       if (removing) {
         const keys = new Set(entries.map((e) => e.row.key));
-        setRows((previous) => previous.filter((r) => !keys.has(r.key)));
+        commitRows(rowsRef.current.filter((r) => !keys.has(r.key)));
         for (const key of keys) results.current.remove(key);
         publish();
         persist(entries.map((e) => ({ op: 'delete', key: e.row.key })));
       } else {
-        setRows((previous) => {
-          const next = [...previous];
-          for (const e of entries) next.splice(Math.min(e.index, next.length), 0, e.row);
-          return next;
-        });
-        queueMicrotask(() => recheck(entries.map((e) => e.row)));
-        persist(entries.map((e) => ({ op: 'insert', index: e.index, row: e.row })));
+        const next = [...rowsRef.current];
+        for (const e of entries) next.splice(Math.min(e.index, next.length), 0, e.row);
+        commitRows(next);
+        recheck(entries.map((e) => e.row));
+        // A row sent again goes as a plain row, whatever object holds it here.
+        persist(
+          entries.map((e) => ({
+            op: 'insert',
+            index: e.index,
+            row: { key: e.row.key, rowNumber: e.row.rowNumber, cells: [...e.row.cells] },
+          })),
+        );
       }
     },
-    [applyCells, persist, recheck, publish],
+    [applyCells, persist, recheck, publish, commitRows],
   );
 
   const undo = useCallback(() => {
