@@ -42,8 +42,14 @@ test('import the sample, fix cells, undo and redo, reopen after a crash, export'
 
   await retype(page, '10.005', '10.01');
   await expect(invalidCount(page)).toHaveText('2');
+  const edited = await grid(page)
+    .getByRole('gridcell', { name: 'george.chen@', exact: true })
+    .getAttribute('id');
+  const [, row, column] = /^grid-cell-(\d+)-(\d+)$/.exec(edited ?? '') ?? [];
   await retype(page, 'george.chen@', 'george.chen@acme.example');
   await expect(invalidCount(page)).toHaveText('1');
+  // Enter commits and moves down a row, as in a spreadsheet (the editor losing focus is no second commit).
+  await expect(grid(page)).toHaveAttribute('aria-activedescendant', `grid-cell-${Number(row) + 1}-${column}`);
 
   // Undo and redo, from the keyboard.
   await grid(page).focus();

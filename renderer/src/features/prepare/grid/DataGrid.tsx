@@ -112,8 +112,15 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
     overscan: 12,
   });
 
-  const widths = columns.map((c) => c.width ?? DEFAULT_WIDTH);
+  // One array for as long as the columns stay: rows are memoised and compare it by identity, so a new
+  // array on every render would render every row on screen again after each edit.
+  const widths = useMemo(() => columns.map((c) => c.width ?? DEFAULT_WIDTH), [columns]);
   const totalWidth = NUMBER_WIDTH + widths.reduce((a, b) => a + b, 0);
+  /** Focus to the grid, unless it has it already (focusing costs a style pass even then). */
+  const focusGrid = useCallback(() => {
+    const grid = scrollRef.current;
+    if (grid && document.activeElement !== grid) grid.focus();
+  }, []);
   const clampRow = (r: number) => Math.max(0, Math.min(rowCount - 1, r));
   const clampCol = (c: number) => Math.max(0, Math.min(colCount - 1, c));
 
@@ -145,17 +152,26 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
   const selection = rangeOf(anchor, active);
   const valueAt = (r: number, c: number) => rows[r]?.cells[c] ?? '';
 
+  /** Set while a commit moves the focus: the editor's blur that this causes is not a second commit. */
+  const committing = useRef(false);
+
   function commit(value: string, move: { dr: number; dc: number }) {
-    const row = rows[active.row];
-    if (row && value !== valueAt(active.row, active.col)) {
-      onChange(
-        [{ key: row.key, column: active.col, value }],
-        `Edit ${columns[active.col]?.header ?? 'cell'}`,
-      );
+    if (committing.current) return;
+    committing.current = true;
+    try {
+      const row = rows[active.row];
+      if (row && value !== valueAt(active.row, active.col)) {
+        onChange(
+          [{ key: row.key, column: active.col, value }],
+          `Edit ${columns[active.col]?.header ?? 'cell'}`,
+        );
+      }
+      setEditing(null);
+      setActive({ row: clampRow(active.row + move.dr), col: clampCol(active.col + move.dc) });
+      focusGrid();
+    } finally {
+      committing.current = false;
     }
-    setEditing(null);
-    setActive({ row: clampRow(active.row + move.dr), col: clampCol(active.col + move.dc) });
-    scrollRef.current?.focus();
   }
 
   function clearSelection() {

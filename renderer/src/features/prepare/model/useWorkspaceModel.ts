@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Workspace, WorkspaceEdit, WorkspaceRow } from '../../../../../shared/contract';
 import type { MappedIssue } from '../../../../../shared/mapping';
 import { canonicalJson, type CheckableDonation, type FileIssue } from '../../../../../shared/donation';
@@ -77,12 +77,16 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
   const largestTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const publish = useCallback(() => {
     const r = results.current;
-    setSummary((previous) => ({
-      counts: r.counts(fileIssuesRef.current.keys()),
-      totals: r.currencyTotals(),
-      largest: previous.largest,
-    }));
+    // The cells' marks change at once; the figures above the grid follow in the next render, so
+    // an edit reaches the screen without waiting for the summary (a transition yields to the frame).
     setResultsVersion((v) => v + 1);
+    startTransition(() =>
+      setSummary((previous) => ({
+        counts: r.counts(fileIssuesRef.current.keys()),
+        totals: r.currencyTotals(),
+        largest: previous.largest,
+      })),
+    );
     // The largest recipients look at every recipient: worked out once the typing pauses.
     if (largestTimer.current) clearTimeout(largestTimer.current);
     largestTimer.current = setTimeout(() => {
@@ -101,12 +105,9 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
   });
   const syncHistory = useCallback(() => {
     const h = history.current;
-    setHistoryState({
-      canUndo: h.canUndo,
-      canRedo: h.canRedo,
-      undoLabel: h.undoLabel,
-      redoLabel: h.redoLabel,
-    });
+    const next = { canUndo: h.canUndo, canRedo: h.canRedo, undoLabel: h.undoLabel, redoLabel: h.redoLabel };
+    // The undo and redo buttons, like the summary, may show a frame after the edit.
+    startTransition(() => setHistoryState(next));
   }, []);
   const rowsRef = useRef(rows);
   /** Row position by key; cell edits keep positions, so it is rebuilt only when rows are added or removed. */
@@ -252,7 +253,9 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
 
   const persist = useCallback(
     (edits: WorkspaceEdit[]) => {
-      setSave((previous) => (previous.status === 'saving' ? previous : { status: 'saving' }));
+      startTransition(() =>
+        setSave((previous) => (previous.status === 'saving' ? previous : { status: 'saving' })),
+      );
       queue.current = queue.current.then(async () => {
         // Sent after the edit has reached the screen: encoding and sending it is not the frame's work.
         await afterNextFrame();
