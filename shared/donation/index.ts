@@ -47,8 +47,23 @@ export {
 /** Human names of attribute paths for messages and column pickers. */
 export { fieldLabel } from './fieldLabels';
 /** Non-blocking warnings across the rows of a file (duplicates, outliers). */
-export { checkFile, type CheckableDonation, type FileCheckOptions, type FileIssue } from './fileChecks';
+export {
+  checkFile,
+  checkFileDigests,
+  emptyDigests,
+  setDigest,
+  type CheckableDonation,
+  type FileCheckOptions,
+  type FileDigests,
+  type FileIssue,
+} from './fileChecks';
 /** Stable 64-bit content fingerprint for the duplicate guard and error-file matching. */
-export { canonicalJson, fingerprintDonation, fnv1a64, type FingerprintOptions } from './fingerprint';
+export {
+  canonicalDonationText,
+  canonicalJson,
+  fingerprintDonation,
+  fnv1a64,
+  type FingerprintOptions,
+} from './fingerprint';
 /** Count and sum per currency, and the largest recipients, in minor units. */
 export { largestRecipients, totalsByCurrency, type CurrencyTotal, type RecipientTotal } from './summary';

@@ -6,10 +6,15 @@ import {
   type SheetRow,
   type SpreadsheetResult,
 } from '../../../../../shared/spreadsheet';
-import { makeRowChecker, type WorkspaceMapping } from '../../../../../shared/workspace';
+import {
+  checkRow,
+  makeRowChecker,
+  type RowChecker,
+  type WorkspaceMapping,
+} from '../../../../../shared/workspace';
 import { AcrossRowsState, type AcrossRowsReply, type AcrossRowsRequest } from '../model/acrossRowsState';
 import { seedRows, seedTransferables, type RowSeed } from '../model/rowSeed';
-import type { FileIssue } from '../../../../../shared/donation';
+import type { CheckableDonation, FileIssue } from '../../../../../shared/donation';
 import { packRows } from '../../../../../shared/contract/packedRows';
 
 /** Rows as they cross to the window: see PackedRows. Lengths and row numbers are transferred, not copied. */
@@ -55,7 +60,12 @@ const post = (reply: ImportReply, transfer: Transferable[] = []) =>
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(reply, transfer);
 
 let read: SpreadsheetResult | null = null;
-const across = new AcrossRowsState();
+let checker: RowChecker | null = null;
+/** Rows known here by their digests have their donations worked out again when the checks need them. */
+const across = new AcrossRowsState((key) => {
+  const row = read?.rows[key];
+  return row && checker ? (checkRow(checker, { key, ...row }).donation as CheckableDonation) : undefined;
+});
 
 async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Promise<void> {
   const { bytes, fileName, sheet, headerRow } = request;
@@ -89,11 +99,11 @@ function checkRows(request: Extract<ImportRequest, { type: 'check' }>): void {
   if (!read) throw new Error('There are no rows to check.');
   // Rows are keyed by position, as the new workspace's are.
   const rows = read.rows;
-  const checker = makeRowChecker(PROVISIONAL_WORKSPACE_ID, read.headers, request.mapping, rows);
-  const { seed, donations } = seedRows(checker, rows);
+  checker = makeRowChecker(PROVISIONAL_WORKSPACE_ID, read.headers, request.mapping, rows);
+  const { seed, digests } = seedRows(checker, rows);
   const keys = rows.map((_row, key) => key);
   const labels = rows.map((row) => String(row.rowNumber));
-  across.reset(keys, labels, donations, checker.referenceKey ? [checker.referenceKey] : []);
+  across.resetFromDigests(keys, labels, digests, checker.referenceKey ? [checker.referenceKey] : []);
   post({ type: 'checked', id: request.id, seed, fileIssues: across.check() }, seedTransferables(seed));
 }
 

@@ -1,4 +1,12 @@
-import { checkFile, type CheckableDonation, type FileIssue } from '../../../../../shared/donation';
+import {
+  canonicalDonationText,
+  checkFileDigests,
+  emptyDigests,
+  setDigest,
+  type CheckableDonation,
+  type FileDigests,
+  type FileIssue,
+} from '../../../../../shared/donation';
 
 /**
  * What the worker of the across-rows warnings is asked: the worker keeps its own copy of every row's
@@ -30,13 +38,20 @@ export interface AcrossRowsReply {
   keys: number[];
 }
 
-/** The rows' donations as the worker keeps them, and the checks across them. */
+/**
+ * What the worker keeps of every row for the checks across rows: a digest (donor, recipient,
+ * currency, amount) by row key, and the donation itself for rows it was given. Rows known only by
+ * their digest (checked in the import worker) have their donation worked out again by `donationOf`
+ * when it is needed, which is only for a row whose digest matches another's.
+ */
 export class AcrossRowsState {
-  /** By row key (keys are small whole numbers): an array is the cheapest map at 100,000 rows. */
+  private digests: FileDigests = emptyDigests();
   private donations: (CheckableDonation | undefined)[] = [];
   private keys: number[] = [];
   private labels: string[] = [];
   private ignoreMetadataKeys: string[] = [];
+
+  constructor(private readonly donationOf?: (key: number) => CheckableDonation | undefined) {}
 
   reset(
     keys: number[],
@@ -44,8 +59,21 @@ export class AcrossRowsState {
     donations: readonly (CheckableDonation | undefined)[],
     ignoreMetadataKeys: string[],
   ): void {
+    this.digests = emptyDigests();
     this.donations = [];
-    keys.forEach((key, i) => (this.donations[key] = donations[i]));
+    keys.forEach((key, i) => {
+      this.donations[key] = donations[i];
+      setDigest(this.digests, key, donations[i]);
+    });
+    this.keys = keys;
+    this.labels = labels;
+    this.ignoreMetadataKeys = ignoreMetadataKeys;
+  }
+
+  /** Rows known by their digests (indexed by key); their donations come from `donationOf`. */
+  resetFromDigests(keys: number[], labels: string[], digests: FileDigests, ignoreMetadataKeys: string[]): void {
+    this.digests = digests;
+    this.donations = [];
     this.keys = keys;
     this.labels = labels;
     this.ignoreMetadataKeys = ignoreMetadataKeys;
@@ -58,16 +86,37 @@ export class AcrossRowsState {
     } else {
       if (message.keys) this.keys = message.keys;
       if (message.labels) this.labels = message.labels;
-      for (const [key, donation] of message.changed) this.donations[key] = donation;
+      for (const [key, donation] of message.changed) {
+        this.donations[key] = donation;
+        setDigest(this.digests, key, donation);
+      }
     }
     return { id: message.id, issues: this.check(), keys: this.keys };
   }
 
+  private donationAt(key: number): CheckableDonation | undefined {
+    return key in this.donations ? this.donations[key] : this.donationOf?.(key);
+  }
+
   check(): FileIssue[] {
-    const labels = this.labels;
-    return checkFile(
-      this.keys.map((k) => this.donations[k]),
-      { ignoreMetadataKeys: this.ignoreMetadataKeys, rowLabel: (i) => labels[i] ?? String(i + 1) },
+    const { keys, labels, ignoreMetadataKeys } = this;
+    // The checks go by position; the digests are by key, which is the same thing until rows move.
+    let digests = this.digests;
+    if (!keys.every((key, i) => key === i)) {
+      digests = emptyDigests();
+      keys.forEach((key, i) => {
+        digests.present[i] = this.digests.present[key] === true;
+        digests.donors[i] = this.digests.donors[key];
+        digests.recipients[i] = this.digests.recipients[key];
+        digests.currencies[i] = this.digests.currencies[key];
+        digests.amounts[i] = this.digests.amounts[key];
+      });
+    }
+    return checkFileDigests(
+      keys.length,
+      digests,
+      (i) => canonicalDonationText(this.donationAt(keys[i] as number), { ignoreMetadataKeys }),
+      { ignoreMetadataKeys, rowLabel: (i) => labels[i] ?? String(i + 1) },
     );
   }
 }

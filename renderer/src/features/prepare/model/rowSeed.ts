@@ -1,4 +1,9 @@
-import type { CheckableDonation } from '../../../../../shared/donation';
+import {
+  emptyDigests,
+  setDigest,
+  type CheckableDonation,
+  type FileDigests,
+} from '../../../../../shared/donation';
 import { checkRow, type CheckableRow, type RowChecker } from '../../../../../shared/workspace';
 import type { NumberStyle } from '../../../../../shared/amounts';
 
@@ -27,13 +32,14 @@ export interface RowSeed {
 }
 
 /**
- * Checks every row, for a seed and the donations the across-rows checks need (by position). Rows
- * without a key are keyed by their position, as the rows of a new workspace are.
+ * Checks every row, for a seed and the digests the across-rows checks need (by key). Rows without a
+ * key are keyed by their position, as the rows of a new workspace are. The donations themselves are
+ * not kept: at 100,000 rows keeping them would cost memory and collector time for nothing.
  */
 export function seedRows(
   checker: RowChecker,
   rows: readonly (Omit<CheckableRow, 'key'> & { key?: number })[],
-): { seed: RowSeed; donations: (CheckableDonation | undefined)[] } {
+): { seed: RowSeed; digests: FileDigests } {
   const size = rows.reduce((max, row, i) => Math.max(max, (row.key ?? i) + 1), 0);
   // One row object reused for every check: 100,000 of them would only feed the collector.
   const scratch: { key: number; rowNumber: number | null; cells: readonly string[] } = {
@@ -47,7 +53,7 @@ export function seedRows(
   const pairs: RowSeed['pairs'] = [];
   // By recipient, then currency: two lookups of texts the rows share, no key text made per row.
   const pairIndex = new Map<string, Map<string, number>>();
-  const donations: (CheckableDonation | undefined)[] = new Array<CheckableDonation | undefined>(rows.length);
+  const digests = emptyDigests();
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as Omit<CheckableRow, 'key'> & { key?: number };
     scratch.key = row.key ?? i;
@@ -55,7 +61,7 @@ export function seedRows(
     scratch.cells = row.cells;
     const key = scratch.key;
     const result = checkRow(checker, scratch);
-    donations[i] = result.donation as CheckableDonation;
+    setDigest(digests, key, result.donation as CheckableDonation);
     let bits = SEED_LIVE;
     for (const issue of result.issues) {
       if (issue.severity === 'warning') {
@@ -80,7 +86,7 @@ export function seedRows(
     }
     flags[key] = bits;
   }
-  return { seed: { flags, pair, amount, pairs, numberStyle: checker.numberStyle }, donations };
+  return { seed: { flags, pair, amount, pairs, numberStyle: checker.numberStyle }, digests };
 }
 
 export const seedTransferables = (seed: RowSeed): ArrayBuffer[] => [
