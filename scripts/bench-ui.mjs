@@ -66,6 +66,12 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  // BENCH_CONSOLE=1 prints what the page and its workers write to the console, and their errors.
+  if (process.env.BENCH_CONSOLE) {
+    page.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
+    page.on('worker', (w) => console.error(`[worker started] ${w.url()}`));
+  }
   await page.goto(url);
   await page.getByRole('button', { name: 'Set up my connection' }).click();
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();

@@ -71,7 +71,12 @@ export class AcrossRowsState {
   }
 
   /** Rows known by their digests (indexed by key); their donations come from `donationOf`. */
-  resetFromDigests(keys: number[], labels: string[], digests: FileDigests, ignoreMetadataKeys: string[]): void {
+  resetFromDigests(
+    keys: number[],
+    labels: string[],
+    digests: FileDigests,
+    ignoreMetadataKeys: string[],
+  ): void {
     this.digests = digests;
     this.donations = [];
     this.keys = keys;
