@@ -11,6 +11,7 @@ import {
   type WorkspaceMapping,
 } from '../../../../../shared/workspace';
 import { desk } from '../../../app/deskClient';
+import { SaveQueue, type SaveState } from './saveQueue';
 import { EditHistory, type CellChange, type HistoryStep } from './editHistory';
 import { RowResults, type RecipientTotal } from './rowResults';
 import type { AcrossRowsReply, AcrossRowsRequest } from './acrossRowsState';
@@ -22,10 +23,7 @@ export interface CellEdit {
   value: string;
 }
 
-export interface SaveState {
-  status: 'saved' | 'saving' | 'failed';
-  message?: string;
-}
+export type { SaveState };
 
 /**
  * Resolves just after the next frame (or after 50 ms when there are no frames, in a hidden window),
@@ -136,8 +134,15 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
   }, [rows]);
 
   const nextKey = useRef(initial.nextKey);
-  const version = useRef(initial.version);
-  const queue = useRef<Promise<void>>(Promise.resolve());
+  const saveQueue = useRef<SaveQueue | null>(null);
+  saveQueue.current ??= new SaveQueue(
+    initial.version,
+    (baseVersion, edits) => desk['workspace.edit']({ id: initial.id, baseVersion, edits }),
+    // "Saving…" may show a frame after the edit; "saved" and "failed" show as they happen.
+    (state) => (state.status === 'saving' ? startTransition(() => setSave(state)) : setSave(state)),
+    // Sent after the edit has reached the screen: encoding and sending it is not the frame's work.
+    afterNextFrame,
+  );
 
   // Across-rows warnings (duplicates, outliers) follow the rows, in a worker, once the typing stops.
   const acrossWorker = useRef<{ worker: Worker; checker: RowChecker; rows: WorkspaceRow[] } | null>(null);
@@ -251,25 +256,9 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     return () => clearTimeout(timer);
   }, [checker, rows, resultsVersion, adoptAcrossWorker]);
 
-  const persist = useCallback(
-    (edits: WorkspaceEdit[]) => {
-      startTransition(() =>
-        setSave((previous) => (previous.status === 'saving' ? previous : { status: 'saving' })),
-      );
-      queue.current = queue.current.then(async () => {
-        // Sent after the edit has reached the screen: encoding and sending it is not the frame's work.
-        await afterNextFrame();
-        const result = await desk['workspace.edit']({ id: initial.id, baseVersion: version.current, edits });
-        if (result.ok) {
-          version.current = result.value.version;
-          setSave({ status: 'saved' });
-        } else {
-          setSave({ status: 'failed', message: result.error.message });
-        }
-      });
-    },
-    [initial.id],
-  );
+  const persist = useCallback((edits: WorkspaceEdit[]) => {
+    void saveQueue.current?.push(edits);
+  }, []);
 
   const recheck = useCallback(
     (changed: WorkspaceRow[]) => {
