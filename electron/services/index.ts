@@ -156,6 +156,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
       return { opened: true };
     },
     'workspace.list': () => workspaces.list(),
+    'workspace.stageRows': ({ packedRows }) => workspaces.stageRows(packedRows),
     'workspace.create': (input) => workspaces.create(input),
     'workspace.open': ({ id }) => workspaces.open(id),
     'workspace.edit': ({ id, baseVersion, edits }) => workspaces.edit(id, baseVersion, edits),

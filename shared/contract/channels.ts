@@ -158,17 +158,32 @@ export const channels = {
         name: z.string().trim().min(1).max(200),
         source: workspaceSourceSchema,
         headers: z.array(z.string()).max(1000),
-        /** The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so). */
+        /**
+         * The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so), or
+         * the id workspace.stageRows gave for packed rows sent ahead.
+         */
         rows: workspaceRowListSchema.optional(),
         packedRows: packedRowsInputSchema.optional(),
+        stagedRows: z.string().uuid().optional(),
         mapping: workspaceMappingSchema.nullable(),
       })
       .strict()
-      .refine((input) => (input.rows === undefined) !== (input.packedRows === undefined), {
-        message: 'Give the rows either as a list or packed, not both.',
-      }),
+      .refine(
+        (input) =>
+          [input.rows, input.packedRows, input.stagedRows].filter((given) => given !== undefined).length ===
+          1,
+        { message: 'Give the rows in one way only: as a list, packed, or staged.' },
+      ),
     /** The new workspace's details; the rows stay where they came from (no second trip with every row). */
     response: workspaceCreatedSchema,
+  },
+  /**
+   * Packed rows sent ahead of workspace.create, while the person confirms the mapping: main holds
+   * the last rows sent (for half an hour at most) and create takes them by `stageId`.
+   */
+  'workspace.stageRows': {
+    request: z.object({ packedRows: packedRowsInputSchema }).strict(),
+    response: z.object({ stageId: z.string().uuid(), rowCount: z.number().int().nonnegative() }),
   },
   'workspace.open': { request: z.object({ id: workspaceIdSchema }).strict(), response: workspaceSchema },
   'workspace.edit': {

@@ -191,6 +191,12 @@ describe('workspace.create with packed rows', () => {
     ]);
   });
 
+  it('takes the id of rows staged ahead instead of the rows', async () => {
+    const stageId = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(await call({ stagedRows: stageId })).toMatchObject({ ok: true });
+    expect(seen.at(-1)).toMatchObject({ stagedRows: stageId });
+  });
+
   it('takes bytes wherever they lie in memory, as a Node Buffer holds a request body', async () => {
     // A Buffer (whose slice() is a view, not a copy) with the lengths off a 4-byte boundary.
     const body = Buffer.alloc(3 + input.lengths.byteLength);
@@ -214,6 +220,8 @@ describe('workspace.create with packed rows', () => {
     ['texts as text rather than bytes', { packedRows: { ...input, texts: 'Zoë😀bcde' } }],
     ['no rows at all', {}],
     ['rows both ways', { packedRows: input, rows: [row()] }],
+    ['rows packed and staged', { packedRows: input, stagedRows: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
+    ['a staged id that is no id', { stagedRows: 'last-one' }],
   ])('refuses %s', async (_name, rows) => {
     const before = seen.length;
     expect(await call(rows)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });

@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WorkspaceStore } from './workspaceStore';
 
 const source = {
@@ -126,6 +126,55 @@ describe('WorkspaceStore', () => {
     expect(reopened.nextKey).toBe(3);
     // Opening folds it into an ordinary snapshot.
     expect(JSON.parse(await readFile(join(root, created.id, 'workspace.json'), 'utf8')).rows).toHaveLength(3);
+  });
+
+  it('creates a workspace from rows staged ahead, once, and only from the last rows staged', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
+    const store = new WorkspaceStore(root);
+    const packed = (amount: string) => ({
+      texts: `840-123456789${amount}`,
+      lengths: new Uint32Array([13, amount.length]),
+      rowNumbers: [2],
+      width: 2,
+    });
+    const first = store.stageRows(packed('1.00'));
+    const second = store.stageRows(packed('2.00'));
+    expect(second).toMatchObject({ rowCount: 1 });
+    const details = { name: 'Staged', source, headers: ['Charity ID', 'Amount'], mapping: { a: 1 } };
+    // Staging again let the first rows go: a workspace is never made from rows other than the last.
+    await expect(store.create({ ...details, stagedRows: first.stageId })).rejects.toMatchObject({
+      code: 'STAGED_ROWS_GONE',
+    });
+    const created = await store.create({ ...details, stagedRows: second.stageId });
+    expect(created).toMatchObject({ name: 'Staged', nextKey: 1, version: 0 });
+    const reopened = await new WorkspaceStore(root).open(created.id);
+    expect(reopened.rows).toEqual([{ key: 0, rowNumber: 2, cells: ['840-123456789', '2.00'] }]);
+    expect(reopened.mapping).toEqual({ a: 1 });
+    expect(reopened.headers).toEqual(['Charity ID', 'Amount']);
+    // The staged rows made one workspace: a second create from them is refused, not a copy.
+    await expect(store.create({ ...details, stagedRows: second.stageId })).rejects.toMatchObject({
+      code: 'STAGED_ROWS_GONE',
+    });
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('lets staged rows go after half an hour', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = new WorkspaceStore(await mkdtemp(join(tmpdir(), 'desk-ws-')));
+      const { stageId } = store.stageRows({
+        texts: 'a',
+        lengths: new Uint32Array([1]),
+        rowNumbers: [2],
+        width: 1,
+      });
+      vi.advanceTimersByTime(30 * 60 * 1000);
+      await expect(
+        store.create({ name: 'Late', source, headers: ['A'], stagedRows: stageId, mapping: null }),
+      ).rejects.toMatchObject({ code: 'STAGED_ROWS_GONE' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a snapshot whose packed rows do not add up, and leaves it as it was', async () => {

@@ -25,6 +25,8 @@ import { applyEdits } from './applyEdits';
 const SNAPSHOT = 'workspace.json';
 const JOURNAL = 'journal.ndjson';
 const META = 'meta.json';
+/** How long rows sent ahead of a new workspace are held (see stageRows). */
+const STAGED_FOR_MS = 30 * 60 * 1000;
 
 /**
  * Workspaces on disk: a snapshot written atomically plus a journal of edits appended with fsync.
@@ -36,7 +38,41 @@ export class WorkspaceStore {
   /** Versions of workspaces whose journal is being appended to, to catch lost or reordered edits. */
   private readonly versions = new Map<string, number>();
 
+  /**
+   * Rows sent ahead of a new workspace (while the person confirms the mapping), already in the form
+   * the snapshot keeps them. One at a time: staging again, or creating from them, lets the last go.
+   */
+  private staged: {
+    id: string;
+    rowCount: number;
+    json: string;
+    timer: ReturnType<typeof setTimeout>;
+  } | null = null;
+
   constructor(private readonly root: string) {}
+
+  /**
+   * Holds packed rows for the workspace about to be created from them, so that confirming the
+   * mapping leaves only the file to write. Held for half an hour at most, and only the last rows sent.
+   */
+  stageRows(packedRows: PackedRows): { stageId: string; rowCount: number } {
+    const json = JSON.stringify({ ...packedRows, lengths: lengthsText(packedRows.lengths) });
+    this.dropStaged();
+    const id = randomUUID();
+    const rowCount = packedRows.rowNumbers.length;
+    const timer = setTimeout(() => this.dropStaged(id), STAGED_FOR_MS);
+    // A timer must not keep the process (the CLI, a test) alive.
+    (timer as { unref?: () => void }).unref?.();
+    this.staged = { id, rowCount, json, timer };
+    return { stageId: id, rowCount };
+  }
+
+  /** Lets the staged rows go (those of `id` only, when given). */
+  dropStaged(id?: string): void {
+    if (!this.staged || (id !== undefined && this.staged.id !== id)) return;
+    clearTimeout(this.staged.timer);
+    this.staged = null;
+  }
 
   private dir(id: string): string {
     return join(this.root, id);
@@ -62,11 +98,19 @@ export class WorkspaceStore {
     name: string;
     source: WorkspaceSource;
     headers: string[];
-    /** The rows as a list, or `packedRows` instead. */
+    /** The rows as a list, or `packedRows` instead, or the id of rows staged with stageRows. */
     rows?: WorkspaceRow[];
     packedRows?: PackedRows;
+    stagedRows?: string;
     mapping: Record<string, unknown> | null;
   }): Promise<WorkspaceCreated> {
+    const staged = input.stagedRows === undefined ? null : this.staged;
+    if (input.stagedRows !== undefined && staged?.id !== input.stagedRows) {
+      throw new DeskFailure(
+        'STAGED_ROWS_GONE',
+        'The rows sent ahead for this workspace are no longer held; send them with the request.',
+      );
+    }
     const id = randomUUID();
     const now = new Date().toISOString();
     const meta: WorkspaceMeta = {
@@ -78,25 +122,32 @@ export class WorkspaceStore {
       source: input.source,
       counts: null,
     };
-    const nextKey = input.packedRows
-      ? input.packedRows.rowNumbers.length
-      : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
-    const rows = input.packedRows
-      ? { packedRows: { ...input.packedRows, lengths: lengthsText(input.packedRows.lengths) } }
-      : { rows: input.rows ?? [] };
+    const nextKey = staged
+      ? staged.rowCount
+      : input.packedRows
+        ? input.packedRows.rowNumbers.length
+        : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
+    const rows = staged
+      ? {}
+      : input.packedRows
+        ? { packedRows: { ...input.packedRows, lengths: lengthsText(input.packedRows.lengths) } }
+        : { rows: input.rows ?? [] };
+    const snapshot = JSON.stringify({
+      ...meta,
+      headers: input.headers,
+      ...rows,
+      nextKey,
+      mapping: input.mapping,
+      version: 0,
+    });
     await mkdir(this.dir(id), { recursive: true });
     await writeFileAtomic(
       join(this.dir(id), SNAPSHOT),
-      JSON.stringify({
-        ...meta,
-        headers: input.headers,
-        ...rows,
-        nextKey,
-        mapping: input.mapping,
-        version: 0,
-      }),
+      // Staged rows are already JSON: they join the snapshot's other fields as they are.
+      staged ? `${snapshot.slice(0, -1)},"packedRows":${staged.json}}` : snapshot,
     );
     await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
+    if (staged) this.dropStaged(staged.id);
     this.versions.set(id, 0);
     return { ...meta, nextKey, version: 0 };
   }

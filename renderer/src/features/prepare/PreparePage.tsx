@@ -35,6 +35,23 @@ type Stage =
   | { kind: 'opening' }
   | { kind: 'review'; workspace: Workspace; repairIntentId?: string; prepared?: PreparedChecks };
 
+/** Rows sent to main ahead of workspace.create, per file read: the id main holds them by, or null. */
+const stagedRows = new WeakMap<OpenedFile, Promise<string | null>>();
+
+/** Sends a file's rows to main once (see workspace.stageRows); null when that failed. */
+function stageRows(file: OpenedFile): Promise<string | null> {
+  let staged = stagedRows.get(file);
+  if (!staged) {
+    staged = file.result
+      .packedInput()
+      .then((packedRows) => desk['workspace.stageRows']({ packedRows }))
+      .then((answer) => (answer.ok ? answer.value.stageId : null))
+      .catch(() => null);
+    stagedRows.set(file, staged);
+  }
+  return staged;
+}
+
 /** Prepare: open a spreadsheet, match its columns, then fix every row in a workspace that saves itself. */
 export default function PreparePage() {
   const [stage, setStage] = useState<Stage>({ kind: 'home' });
@@ -45,7 +62,8 @@ export default function PreparePage() {
   // handed the check of every row.
   const mappingSession = stage.kind === 'mapping' ? stage.file.session : undefined;
   useEffect(() => () => mappingSession?.dispose(), [mappingSession]);
-  // While the person looks at the mapping, the rows and their bytes for main are made in small steps.
+  // While the person looks at the mapping, the grid's rows are made in small steps (the rows for
+  // main were sent ahead as the file opened), so that confirming it has little left to do.
   const mappingFile = stage.kind === 'mapping' ? stage.file : undefined;
   useEffect(() => {
     mappingFile?.result.prepare().catch(() => undefined);
@@ -79,6 +97,8 @@ export default function PreparePage() {
   async function onOpened(file: OpenedFile) {
     // The sample's bytes are read once; coming back to this page must not open it again.
     setPending(null);
+    // The rows go to main as soon as they are here, while the mapping step renders and shows.
+    void stageRows(file);
     const { headers } = file.result;
     const suggestion = suggestMapping(headers, { samples: file.result.head(50).map((r) => r.cells) });
     const saved = await desk['templates.list']();
@@ -131,8 +151,9 @@ export default function PreparePage() {
       setError(`“${file.fileName}” could not be read: ${e instanceof Error ? e.message : String(e)}`);
       return setStage({ kind: 'home' });
     }
-    // The rows go to main packed, as bytes: far cheaper than 100,000 objects.
-    const creating = desk['workspace.create']({
+    // The rows go to main packed, as bytes (far cheaper than 100,000 objects), sent ahead while the
+    // mapping showed; sent again here only if main no longer holds them.
+    const details = {
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
       source: {
         fileName: file.fileName,
@@ -145,9 +166,16 @@ export default function PreparePage() {
         warnings: result.warnings,
       },
       headers: result.headers,
-      packedRows: await result.packedInput(),
       mapping: full as unknown as Record<string, unknown>,
-    });
+    };
+    const stageId = await stageRows(file);
+    const creating = (async () => {
+      if (stageId) {
+        const made = await desk['workspace.create']({ ...details, stagedRows: stageId });
+        if (made.ok || made.error.code !== 'STAGED_ROWS_GONE') return made;
+      }
+      return desk['workspace.create']({ ...details, packedRows: await result.packedInput() });
+    })();
     const saving = templateName ? desk['templates.save']({ name: templateName, template }) : null;
     // The grid's rows, each unpacked when first read.
     const rows = result.workspaceRows();

@@ -92,9 +92,9 @@ function importedSheet(
   let input: Promise<PackedRowsInput> | undefined;
   const packedInput = () =>
     (input ??= arrived.then(async () => {
-      const { texts, lengths, rowNumbers, width } = table();
+      const { texts, lengths, rowNumbers, width, textBytes } = table();
       return {
-        texts: await utf8InSlices(texts),
+        texts: textBytes ?? (await utf8InSlices(texts)),
         lengths: littleEndianBytes(lengths),
         rowNumbers: littleEndianBytes(rowNumbers),
         width,

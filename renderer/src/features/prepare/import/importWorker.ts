@@ -24,6 +24,8 @@ export interface PackedTable {
   /** 0 for none. */
   rowNumbers: Int32Array;
   width: number;
+  /** `texts` in UTF-8, as main takes them (made here, off the window's thread). */
+  textBytes?: Uint8Array;
 }
 
 export type ImportRequest =
@@ -90,8 +92,13 @@ async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Prom
   // The mapping step can show as soon as the window has the first rows; the rest are packed while
   // it does (the window's first check request is still on its way).
   post({ type: 'result', result: rest, head: rows.slice(0, HEAD_ROWS), rowCount: rows.length });
-  const packed = packRows(rows, result.headers.length);
-  post({ type: 'rows', rows: packed }, [packed.lengths.buffer, packed.rowNumbers.buffer]);
+  const packed: PackedTable = packRows(rows, result.headers.length);
+  packed.textBytes = new TextEncoder().encode(packed.texts);
+  post({ type: 'rows', rows: packed }, [
+    packed.lengths.buffer,
+    packed.rowNumbers.buffer,
+    packed.textBytes.buffer as ArrayBuffer,
+  ]);
 }
 
 /** Every row through the mapping and the rules, here rather than on the window's thread. */
