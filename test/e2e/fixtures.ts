@@ -96,6 +96,13 @@ export async function openApp(page: Page, bridge: BridgeProcess, area = 'prepare
 
 /** Serious and critical accessibility violations on the current page. */
 export async function seriousViolations(page: Page) {
+  // Colours are judged as they end, not halfway through a dialog's fade-in (spinners, which never
+  // end, are not waited for).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

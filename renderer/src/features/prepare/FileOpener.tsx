@@ -35,10 +35,12 @@ interface Props {
   pending?: { fileName: string; bytes: Uint8Array } | null;
   /** Hand the reading worker over with the file (see OpenedFile.session); otherwise it ends. */
   keepReader?: boolean;
+  /** Called as a file starts being read (to fetch what the next step needs meanwhile). */
+  onReading?(): void;
 }
 
 /** Open by dialog or drag-and-drop; the file is read in a worker with a progress bar and a cancel button. */
-export function FileOpener({ onOpened, pending, keepReader = false }: Props) {
+export function FileOpener({ onOpened, pending, keepReader = false, onReading }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const job = useRef<ImportJob | null>(null);
   const [progress, setProgress] = useState<{ fileName: string; fraction: number } | null>(null);
@@ -52,6 +54,7 @@ export function FileOpener({ onOpened, pending, keepReader = false }: Props) {
   async function read(fileName: string, bytes: Uint8Array) {
     setError(null);
     setProgress({ fileName, fraction: 0 });
+    onReading?.();
     let sheets: string[] = [];
     const current = startImport(
       { bytes, fileName },

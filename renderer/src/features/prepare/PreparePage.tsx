@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -57,6 +57,8 @@ export default function PreparePage() {
   const [stage, setStage] = useState<Stage>({ kind: 'home' });
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ fileName: string; bytes: Uint8Array } | null>(null);
+  /** The saved mappings, asked for while a file is read. */
+  const templatesAhead = useRef<ReturnType<(typeof desk)['templates.list']> | null>(null);
 
   // The worker that read the file in the mapping step ends when that step does, unless it was
   // handed the check of every row.
@@ -101,7 +103,9 @@ export default function PreparePage() {
     void stageRows(file);
     const { headers } = file.result;
     const suggestion = suggestMapping(headers, { samples: file.result.head(50).map((r) => r.cells) });
-    const saved = await desk['templates.list']();
+    // Asked for as the file started being read, when it was (the list is there by now).
+    const saved = await (templatesAhead.current ?? desk['templates.list']());
+    templatesAhead.current = null;
     const templates = saved.ok ? saved.value : [];
     const match = findTemplateForHeaders(
       templates.map((t) => t.template),
@@ -259,7 +263,12 @@ export default function PreparePage() {
       )}
       {stage.kind === 'home' && (
         <>
-          <FileOpener onOpened={(file) => void onOpened(file)} pending={pending} keepReader />
+          <FileOpener
+            onOpened={(file) => void onOpened(file)}
+            onReading={() => (templatesAhead.current = desk['templates.list']())}
+            pending={pending}
+            keepReader
+          />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Typography variant="h2" sx={{ flexGrow: 1 }}>
               Workspaces
