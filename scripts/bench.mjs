@@ -9,6 +9,10 @@ const benches = [
   ['Spreadsheet reading (SheetJS vs the app’s reader)', ['scripts/bench-import.mjs', '--rows', rows]],
   ['Import in the app, file to validated grid, and edit latency', ['scripts/bench-ui.mjs', '--rows', rows]],
   [
+    'CLI validate at 500,000 rows: time and peak memory',
+    ['scripts/bench-cli.mjs', '--rows', quick ? '100000' : '500000'],
+  ],
+  [
     'Upload: validated workspace to 204, per stage; pako vs node:zlib',
     ['scripts/bench-upload.mjs', '--rows', rows],
   ],
