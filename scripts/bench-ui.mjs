@@ -60,6 +60,15 @@ const url = await new Promise((resolve, reject) => {
   });
   bridge.once('exit', () => reject(new Error(printed)));
 });
+/** What a trace (BENCH_TRACE, BENCH_TRACE_EDIT) records: every thread, with CPU samples. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'toplevel',
+  'blink.user_timing',
+];
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
@@ -80,16 +89,7 @@ try {
 
   // BENCH_TRACE=FILE writes a Chrome trace (every thread, with CPU samples) of the import for study.
   if (process.env.BENCH_TRACE) {
-    await browser.startTracing(page, {
-      categories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'disabled-by-default-v8.cpu_profiler',
-        'v8.execute',
-        'toplevel',
-        'blink.user_timing',
-      ],
-    });
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   }
   // The moments the page shows the mapping step and the checked grid, taken in the page itself at
   // the frame after the change: Playwright's waiting polls, at up to 500 ms apart, and would add
@@ -156,16 +156,7 @@ try {
   const latencies = [];
   // BENCH_TRACE_EDIT=FILE writes a Chrome trace of the edits for study.
   if (process.env.BENCH_TRACE_EDIT) {
-    await browser.startTracing(page, {
-      categories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'disabled-by-default-v8.cpu_profiler',
-        'v8.execute',
-        'toplevel',
-        'blink.user_timing',
-      ],
-    });
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   }
   const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
   if (cdp) {

@@ -13,6 +13,28 @@ import {
 } from './packedRows';
 import type { Services } from './dispatch';
 
+/** Services whose workspace.create keeps every input it is given and answers with a new workspace. */
+function recordingCreate(answer: Record<string, unknown>) {
+  const seen: unknown[] = [];
+  const services = {
+    'workspace.create': (input: unknown) => {
+      seen.push(input);
+      return {
+        id: 'w1',
+        name: 'n',
+        createdAt: '2026-11-01T00:00:00.000Z',
+        updatedAt: '2026-11-01T00:00:00.000Z',
+        state: 'draft',
+        source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+        counts: null,
+        version: 0,
+        ...answer,
+      };
+    },
+  } as unknown as Services;
+  return { seen, services };
+}
+
 const row = (overrides: Record<string, unknown> = {}) => ({
   key: 0,
   rowNumber: 2,
@@ -55,26 +77,12 @@ describe('isWorkspaceRowList', () => {
   });
 
   it('is what main checks rows of a new workspace with', async () => {
-    const created: unknown[] = [];
-    const services = {
-      'workspace.create': (input: unknown) => {
-        created.push(input);
-        return {
-          id: 'w1',
-          name: 'n',
-          createdAt: '2026-11-01T00:00:00.000Z',
-          updatedAt: '2026-11-01T00:00:00.000Z',
-          state: 'draft',
-          source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
-          counts: null,
-          headers: ['A'],
-          rows: [row()],
-          nextKey: 1,
-          mapping: null,
-          version: 0,
-        };
-      },
-    } as unknown as Services;
+    const { seen: created, services } = recordingCreate({
+      headers: ['A'],
+      rows: [row()],
+      nextKey: 1,
+      mapping: null,
+    });
     const input = (rows: unknown) => ({
       name: 'November',
       source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
@@ -143,23 +151,7 @@ describe('isPackedRows', () => {
 });
 
 describe('workspace.create with packed rows', () => {
-  const seen: unknown[] = [];
-  const services = {
-    'workspace.create': (input: unknown) => {
-      seen.push(input);
-      return {
-        id: 'w1',
-        name: 'n',
-        createdAt: '2026-11-01T00:00:00.000Z',
-        updatedAt: '2026-11-01T00:00:00.000Z',
-        state: 'draft',
-        source: { fileName: 'f.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
-        counts: null,
-        nextKey: 2,
-        version: 0,
-      };
-    },
-  } as unknown as Services;
+  const { seen, services } = recordingCreate({ nextKey: 2 });
   const call = (rows: Record<string, unknown>) =>
     dispatch(
       services,

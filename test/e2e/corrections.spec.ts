@@ -4,8 +4,9 @@ import {
   openApp,
   grid,
   seriousViolations,
-  advanceServiceClock,
   sandboxSamples,
+  sendAndProcess,
+  reconcileLater,
 } from './fixtures';
 
 test('declined donations fixed together in the grid and sent as one bulk file; a single donation from the form', async ({
@@ -26,13 +27,9 @@ test('declined donations fixed together in the grid and sent as one bulk file; a
     .getByTestId('file-input')
     .setInputFiles({ name: 'november.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('button', { name: 'Check every row' }).click();
-  await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await sendAndProcess(page);
 
-  await advanceServiceClock(bridge, 10 * 3600);
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
-  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  await reconcileLater(page, bridge);
   const declined = page.getByTestId('declined-donation');
   await expect(declined).toHaveCount(2, { timeout: 30_000 });
 
@@ -54,9 +51,7 @@ test('declined donations fixed together in the grid and sent as one bulk file; a
   await page.keyboard.press('Control+d');
   await expect(grid(page).getByRole('gridcell', { name: good.id, exact: true })).toHaveCount(2);
   await expect(grid(page).getByRole('gridcell', { name: '30.50', exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await sendAndProcess(page);
 
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
   await page.getByRole('button', { name: 'Refresh from the service' }).click();
@@ -97,12 +92,8 @@ test('corrections from the grid sent one by one, each result shown', async ({ pa
     .getByTestId('file-input')
     .setInputFiles({ name: 'december.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('button', { name: 'Check every row' }).click();
-  await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
-  await advanceServiceClock(bridge, 10 * 3600);
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
-  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  await sendAndProcess(page);
+  await reconcileLater(page, bridge);
   const declined = page.getByTestId('declined-donation');
   await expect(declined).toHaveCount(1, { timeout: 30_000 });
   await declined.getByRole('checkbox').check();

@@ -94,6 +94,20 @@ export async function openApp(page: Page, bridge: BridgeProcess, area = 'prepare
   await page.goto(`${bridge.origin}/#/${area}`);
 }
 
+/** Sends the open workspace from the upload dialog and waits until the service has processed it. */
+export async function sendAndProcess(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+}
+
+/** Moves the service's clock on (every donation reaches the end of its life) and refreshes Reconcile. */
+export async function reconcileLater(page: Page, bridge: BridgeProcess, seconds = 10 * 3600): Promise<void> {
+  await advanceServiceClock(bridge, seconds);
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+}
+
 /** Serious and critical accessibility violations on the current page. */
 export async function seriousViolations(page: Page) {
   // Colours are judged as they end, not halfway through a dialog's fade-in (spinners, which never

@@ -4,7 +4,8 @@ import {
   openApp,
   seriousViolations,
   retype,
-  advanceServiceClock,
+  sendAndProcess,
+  reconcileLater,
 } from './fixtures';
 
 test('follow an upload to CLEARED, correct the declined donation, see the month reconcile', async ({
@@ -17,14 +18,10 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   await retype(page, '10.005', '10.01');
   await retype(page, 'george.chen@', 'george.chen@acme.example');
   await retype(page, '840 56309746', '840-563097462');
-  await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await sendAndProcess(page);
 
   // Ten virtual hours later every donation has reached the end of its life.
-  await advanceServiceClock(bridge, 10 * 3600);
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
-  await page.getByRole('button', { name: 'Refresh from the service' }).click();
+  await reconcileLater(page, bridge);
   await expect(page.getByTestId('status-DECLINED-USD')).toContainText('1 ·', { timeout: 30_000 });
   await expect(page.getByTestId('status-CLEARED-USD')).toContainText('38 ·');
   await expect(page.getByTestId('upload-reconciled').first()).toHaveText('Reconciled');

@@ -8,6 +8,30 @@ import type { DonationStore, StoredDonation } from './donationStore';
 
 type Changes = ChannelInput<'donations.correct'>['changes'];
 
+/**
+ * POST /donations with the attempt written down (and saved) first. The note is taken back only when
+ * the failure proves nothing was made: an unreadable answer (BAD_RESPONSE) or a lost one
+ * (AMBIGUOUS) may follow a created donation, so the attempt then stays on record.
+ */
+export async function createWrittenDown(
+  client: ServiceClient,
+  store: DonationStore,
+  attributes: Record<string, unknown>,
+  note: { write(): void; takeBack(): void },
+): Promise<DonationResource> {
+  note.write();
+  await store.save();
+  try {
+    return await client.createDonation(attributes);
+  } catch (e) {
+    if (provesNothingCreated(e)) {
+      note.takeBack();
+      await store.save();
+    }
+    throw e;
+  }
+}
+
 /** The declined donation's attributes as a create request, with the changes applied. */
 export function correctedAttributes(declined: DonationResource, changes: Changes): Record<string, unknown> {
   const a = declined.attributes;
@@ -87,20 +111,11 @@ export async function sendReplacement(
   at: () => string,
 ): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
   const before = declined.resolution;
-  store.resolve(declined.resource.id, { kind: 'replacing', at: at() });
-  await store.save();
-  let created: DonationResource;
-  try {
-    created = await client.createDonation(attributes);
-  } catch (e) {
-    // Only an answer that proves nothing was made lets the declined donation go back to open; an
-    // unreadable answer (BAD_RESPONSE) or a lost one (AMBIGUOUS) may follow a created donation.
-    if (provesNothingCreated(e)) {
-      store.resolve(declined.resource.id, before ?? null);
-      await store.save();
-    }
-    throw e;
-  }
+  // Only an answer that proves nothing was made lets the declined donation go back to open.
+  const created = await createWrittenDown(client, store, attributes, {
+    write: () => store.resolve(declined.resource.id, { kind: 'replacing', at: at() }),
+    takeBack: () => store.resolve(declined.resource.id, before ?? null),
+  });
   const now = at();
   const replacement = store.record(created, row, now, { replaces: declined.resource.id });
   const resolved = store.resolve(declined.resource.id, {

@@ -1,9 +1,9 @@
 import type { ChannelInput } from '../../../shared/contract';
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import { validateDonation } from '../../../shared/donation';
 import { SINGLE_KEY, checkSingleDonation } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
-import { provesNothingCreated, type ServiceClient } from '../api/serviceClient';
+import type { ServiceClient } from '../api/serviceClient';
+import { createWrittenDown } from './corrections';
 import type { DonationStore, StoredDonation } from './donationStore';
 
 /**
@@ -53,18 +53,10 @@ export async function createSingleDonation(
       { issues: problems },
     );
   }
-  store.putSingle({ clientRef: input.clientRef, at: at(), donationId: null });
-  await store.save();
-  let created: DonationResource;
-  try {
-    created = await client.createDonation(attributes);
-  } catch (e) {
-    if (provesNothingCreated(e)) {
-      store.dropSingle(input.clientRef);
-      await store.save();
-    }
-    throw e;
-  }
+  const created = await createWrittenDown(client, store, attributes, {
+    write: () => store.putSingle({ clientRef: input.clientRef, at: at(), donationId: null }),
+    takeBack: () => store.dropSingle(input.clientRef),
+  });
   const now = at();
   const stored = store.record(created, null, now);
   store.putSingle({ clientRef: input.clientRef, at: now, donationId: created.id });
