@@ -7,6 +7,7 @@ import {
   sandboxSamples,
   sendAndProcess,
   reconcileLater,
+  serviceFaults,
 } from './fixtures';
 
 test('declined donations fixed together in the grid and sent as one bulk file; a single donation from the form', async ({
@@ -114,4 +115,53 @@ test('corrections from the grid sent one by one, each result shown', async ({ pa
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
   await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
   await expect(page.getByTestId('donation-row')).toHaveCount(2);
+});
+
+test('a correction whose answer never came: looked for at the service, then sent again once', async ({
+  page,
+  bridge,
+}) => {
+  const samples = await sandboxSamples(bridge);
+  const good = samples.causesInGoodStanding[2] as { id: string; name: string };
+  const bad = samples.causesNotInGoodStanding[1] as string;
+  const csv = ['Charity ID,Gift amount,Currency', `${good.id},5.00,USD`, `${bad},12.00,USD`].join('\n');
+  await openApp(page, bridge);
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'october.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await sendAndProcess(page);
+  await reconcileLater(page, bridge);
+  const declined = page.getByTestId('declined-donation');
+  await expect(declined).toHaveCount(1, { timeout: 30_000 });
+
+  // The donations name their upload and the workspace row they came from.
+  await expect(page.getByTestId('donation-bulk').first()).toHaveText('october (Sheet1)');
+  await expect(page.getByTestId('donation-source-row')).toContainText([
+    'row 2 of “october (Sheet1)”',
+    'row 3 of “october (Sheet1)”',
+  ]);
+
+  // The service fails while the correction is sent: no answer, so it may exist.
+  await serviceFaults(bridge, { error500Rate: 1 });
+  await declined.getByRole('button', { name: 'Correct' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create a corrected donation' });
+  await dialog.getByLabel('Recipient id').fill(good.id);
+  await dialog.getByRole('button', { name: 'Create donation' }).click();
+  await expect(dialog.getByRole('alert')).toBeVisible();
+  await serviceFaults(bridge, { reset: true });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(declined.getByTestId('resolution')).toContainText('got no answer');
+  expect(await seriousViolations(page), 'axe on a correction without an answer').toEqual([]);
+
+  // Every donation of the account is read: it is not there, so it can be sent again.
+  await declined.getByRole('button', { name: 'Look for it at the service' }).click();
+  await expect(declined.getByTestId('resolution')).toContainText('sending it again is safe');
+  await declined.getByRole('button', { name: 'Send it again' }).click();
+  const retry = page.getByRole('dialog', { name: 'Send the correction again' });
+  await expect(retry.getByLabel('Recipient id')).toHaveValue(bad);
+  await retry.getByLabel('Recipient id').fill(good.id);
+  await retry.getByRole('button', { name: 'Send again' }).click();
+  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(page.getByTestId('donation-row')).toHaveCount(3);
 });

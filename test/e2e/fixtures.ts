@@ -68,6 +68,16 @@ export async function sandboxSamples(bridge: BridgeProcess): Promise<{
   return ((await emulator.json()) as { samples: Awaited<ReturnType<typeof sandboxSamples>> }).samples;
 }
 
+/** Sets the Offline sandbox's injected faults (e.g. `{ error500Rate: 1 }`; `{ reset: true }` ends them). */
+export async function serviceFaults(bridge: BridgeProcess, faults: Record<string, unknown>): Promise<void> {
+  const r = await fetch(`${await serviceBase(bridge)}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!r.ok) throw new Error(`The sandbox faults were not set: ${r.status}`);
+}
+
 /** Moves the Offline sandbox's clock on. */
 export async function advanceServiceClock(bridge: BridgeProcess, seconds: number): Promise<void> {
   const r = await fetch(`${await serviceBase(bridge)}/_emulator/clock`, {

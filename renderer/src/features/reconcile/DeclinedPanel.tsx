@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
@@ -28,10 +29,77 @@ function attributeOf(pointer: string): string {
   return names[field] ?? (field || 'the donation as a whole');
 }
 
-type Action = { kind: 'correct' | 'dismiss'; donation: DonationView } | null;
+/** One of the service's reasons for a decline, in words. */
+function reasonText(e: DonationView['errors'][number]): string {
+  const what = e.title || e.code || 'Declined';
+  return `${what}${e.detail ? `: ${e.detail}` : ''} (${[e.status, `about the ${attributeOf(e.pointer)}`].filter(Boolean).join(', ')})`;
+}
+
+/** Open: neither replaced nor dismissed (a correction whose answer never came may not exist). */
+const isOpen = (d: DonationView) => !d.resolution || d.resolution.kind === 'replacing';
+
+/**
+ * A correction sent with no answer back: look for it among every donation of the account, or, once
+ * that found nothing (or when the person is sure), send it again.
+ */
+function ReplacingActions(props: {
+  at: string;
+  /** When every donation was read after the correction was sent, and it was not there. */
+  searched: string | null;
+  busy: boolean;
+  onSearchAll?(): void;
+  onRetry(): void;
+}) {
+  return (
+    <Stack spacing={0.5} sx={{ maxWidth: 380 }}>
+      <Typography color={props.searched ? 'text.primary' : 'warning.dark'} data-testid="resolution">
+        {props.searched
+          ? `Not among every donation of the account, read ${new Date(props.searched).toLocaleString()}: the correction sent ${new Date(props.at).toLocaleString()} was not made, so sending it again is safe.`
+          : `A correction sent ${new Date(props.at).toLocaleString()} got no answer: the service may have made it.`}
+      </Typography>
+      <Stack direction="row" spacing={1}>
+        {props.onSearchAll && !props.searched && (
+          <Button size="small" onClick={props.onSearchAll} disabled={props.busy}>
+            Look for it at the service
+          </Button>
+        )}
+        <Button
+          size="small"
+          variant={props.searched ? 'contained' : 'outlined'}
+          onClick={props.onRetry}
+          disabled={props.busy}
+        >
+          {props.searched ? 'Send it again' : 'Send again anyway'}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
+
+type Action = { kind: 'correct' | 'dismiss' | 'retry'; donation: DonationView } | null;
+
+interface Props {
+  donations: DonationView[];
+  onChanged(): void;
+  /**
+   * Reads every donation of the account from the service (a correction whose answer was lost shows
+   * up as replaced if it was made); absent where that cannot be offered.
+   */
+  onSearchAll?(): void;
+  /** A listing is running: nothing that depends on the service's list is offered meanwhile. */
+  busyListing?: boolean;
+  /** When every donation of the account was last read (ISO), if it was while this page showed. */
+  searchedAllAt?: string | null;
+}
 
 /** Declined donations grouped by the service's reason; each one corrected (a new donation) or dismissed. */
-export function DeclinedPanel({ donations, onChanged }: { donations: DonationView[]; onChanged(): void }) {
+export function DeclinedPanel({
+  donations,
+  onChanged,
+  onSearchAll,
+  busyListing = false,
+  searchedAllAt = null,
+}: Props) {
   const [action, setAction] = useState<Action>(null);
   const [recipientId, setRecipientId] = useState('');
   const [amount, setAmount] = useState('');
@@ -50,7 +118,7 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
     return [...byCode.entries()].sort((a, b) => b[1].length - a[1].length);
   }, [donations]);
 
-  function open(kind: 'correct' | 'dismiss', donation: DonationView) {
+  function open(kind: NonNullable<Action>['kind'], donation: DonationView) {
     setAction({ kind, donation });
     setRecipientId(donation.recipientId);
     setAmount(minorToMajorString(donation.amount, donation.currencyCode));
@@ -80,9 +148,15 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
       const r = await desk['donations.correct']({
         donationId: action.donation.id,
         changes: { recipientId: recipientId.trim(), amount: parsed.minor },
+        // Sent again only when the person has said so, after looking for the first one.
+        ...(action.kind === 'retry' ? { confirmRetry: true } : {}),
       });
       setBusy(false);
-      if (!r.ok) return setError(r.error.message);
+      if (!r.ok) {
+        // An answer that never came leaves the donation "replacing" in main: the list shows it so.
+        onChanged();
+        return setError(r.error.message);
+      }
     }
     setAction(null);
     onChanged();
@@ -113,7 +187,7 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
   }
 
   if (donations.length === 0) return null;
-  const open_ = donations.filter((d) => !d.resolution).length;
+  const open_ = donations.filter(isOpen).length;
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="declined-title">
       <Typography variant="h2" id="declined-title" gutterBottom>
@@ -169,7 +243,6 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
             </Typography>
           </Stack>
           {list.map((d) => {
-            const e = d.errors[0];
             return (
               <Stack
                 key={d.id}
@@ -188,19 +261,32 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
                   disabled={!fixable(d)}
                   onChange={(e) => toggle([d.id], e.target.checked)}
                 />
-                <Typography sx={{ flexGrow: 1 }}>
+                <Typography component="div" sx={{ flexGrow: 1 }}>
                   <strong>{formatMinor(d.amount, d.currencyCode)}</strong> to {d.recipientId}
                   {d.row ? ` (row ${d.row.rowNumber ?? 'new'})` : ''}:{' '}
-                  {e ? `${e.title}${e.detail ? `: ${e.detail}` : ''}` : 'no reason given'}
-                  {e ? ` (${e.status}, about the ${attributeOf(e.pointer)})` : ''}
+                  {d.errors.length === 0 && 'no reason given'}
+                  {d.errors.length === 1 && reasonText(d.errors[0]!)}
+                  {d.errors.length > 1 && (
+                    <Box component="ul" sx={{ m: 0, pl: 2.5 }} data-testid="decline-reasons">
+                      {d.errors.map((e, i) => (
+                        <li key={i}>{reasonText(e)}</li>
+                      ))}
+                    </Box>
+                  )}
                 </Typography>
-                {d.resolution ? (
+                {d.resolution?.kind === 'replacing' ? (
+                  <ReplacingActions
+                    at={d.resolution.at}
+                    searched={!!searchedAllAt && searchedAllAt > d.resolution.at ? searchedAllAt : null}
+                    busy={busyListing}
+                    {...(onSearchAll ? { onSearchAll } : {})}
+                    onRetry={() => open('retry', d)}
+                  />
+                ) : d.resolution ? (
                   <Typography color="text.secondary" data-testid="resolution">
                     {d.resolution.kind === 'replaced'
                       ? `Replaced by ${d.resolution.replacementId}`
-                      : d.resolution.kind === 'dismissed'
-                        ? `Dismissed: ${d.resolution.reason}`
-                        : 'Correction sent, answer pending'}
+                      : `Dismissed: ${d.resolution.reason}`}
                   </Typography>
                 ) : d.inUpload ? (
                   <Typography color="text.secondary" data-testid="resolution">
@@ -229,11 +315,21 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
         fullWidth
       >
         <DialogTitle id="declined-action-title">
-          {action?.kind === 'correct' ? 'Create a corrected donation' : 'Dismiss the declined donation'}
+          {action?.kind === 'dismiss'
+            ? 'Dismiss the declined donation'
+            : action?.kind === 'retry'
+              ? 'Send the correction again'
+              : 'Create a corrected donation'}
         </DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {action?.kind === 'correct' ? (
+            {action?.kind === 'retry' && (
+              <Alert severity="warning">
+                The first correction may exist at the service. Send again only after looking for it (Look for
+                it at the service): if both exist, the recipient gets the gift twice.
+              </Alert>
+            )}
+            {action && action.kind !== 'dismiss' ? (
               <>
                 <TextField
                   label="Recipient id"
@@ -269,7 +365,11 @@ export function DeclinedPanel({ donations, onChanged }: { donations: DonationVie
             onClick={() => void submit()}
             disabled={busy || (action?.kind === 'dismiss' && reason.trim().length < 3)}
           >
-            {action?.kind === 'correct' ? 'Create donation' : 'Dismiss'}
+            {action?.kind === 'dismiss'
+              ? 'Dismiss'
+              : action?.kind === 'retry'
+                ? 'Send again'
+                : 'Create donation'}
           </Button>
         </DialogActions>
       </Dialog>

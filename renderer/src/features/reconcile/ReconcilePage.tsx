@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -158,6 +158,7 @@ export default function ReconcilePage() {
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<DonationView | null>(null);
   const [creating, setCreating] = useState(false);
+  const [searchedAllAt, setSearchedAllAt] = useState<string | null>(null);
 
   const loadSummary = useCallback(async () => {
     const s = await desk['donations.summary']({});
@@ -185,13 +186,37 @@ export default function ReconcilePage() {
     };
   }, []);
 
-  async function refresh() {
+  // What the background refresh learnt shows without a visit elsewhere (this page's own listings
+  // answer with their donations already).
+  const ownJob = useRef<string | null>(null);
+  useEffect(
+    () =>
+      desk.on('job.status', (s: EventPayload<'job.status'>) => {
+        if (s.kind === 'donations' && s.status === 'succeeded' && s.jobId !== ownJob.current) {
+          void reloadCached();
+        }
+      }),
+    // reloadCached reads only stable setters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+
+  /**
+   * Reads the uploads' donations from the service, every page; with `everything`, every donation of
+   * the account (to find a correction whose answer was lost), then shows the uploads' ones again.
+   */
+  async function refresh(everything = false) {
     const id = `reconcile-${Date.now()}`;
+    ownJob.current = id;
     setJob({ id, done: 0, total: null });
     setError(null);
-    const r = await desk['donations.list']({ jobId: id });
+    const r = await desk['donations.list']({ jobId: id, ...(everything ? { bulkIds: [] } : {}) });
     setJob(null);
     if (!r.ok) return setError(r.error.message);
+    if (everything) {
+      setSearchedAllAt(new Date().toISOString());
+      return reloadCached();
+    }
     setDonations(r.value.donations);
     setLastRefreshAt(r.value.lastRefreshAt);
     await loadSummary();
@@ -203,9 +228,25 @@ export default function ReconcilePage() {
     await loadSummary();
   }
 
+  /** Each bulk's upload (from the ledger), and each workspace's name, for people rather than ids. */
+  const uploadOfBulk = useMemo(
+    () => new Map((summary?.uploads ?? []).flatMap((u) => u.bulkIds.map((b) => [b, u] as const))),
+    [summary],
+  );
+  const workspaceNames = useMemo(
+    () => new Map((summary?.uploads ?? []).map((u) => [u.workspaceId, u.workspaceName])),
+    [summary],
+  );
+  const bulkLabel = (bulkId: string) => {
+    const upload = uploadOfBulk.get(bulkId);
+    return upload ? `${upload.workspaceName}, ${time(upload.createdAt)}` : bulkId;
+  };
+  // The ledger's bulks first (a bulk with no donation read yet is a choice too), then any other seen.
   const bulks = useMemo(
-    () => [...new Set(donations.map((d) => d.bulkId).filter((b): b is string => !!b))],
-    [donations],
+    () => [
+      ...new Set([...uploadOfBulk.keys(), ...donations.map((d) => d.bulkId).filter((b): b is string => !!b)]),
+    ],
+    [donations, uploadOfBulk],
   );
   const shown = useMemo(
     () =>
@@ -260,7 +301,13 @@ export default function ReconcilePage() {
       )}
 
       {summary && <StatusTotals summary={summary} />}
-      <DeclinedPanel donations={declined} onChanged={() => void reloadCached()} />
+      <DeclinedPanel
+        donations={declined}
+        onChanged={() => void reloadCached()}
+        onSearchAll={() => void refresh(true)}
+        busyListing={!!job}
+        searchedAllAt={searchedAllAt}
+      />
 
       <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="donations-title">
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }} useFlexGap>
@@ -272,7 +319,10 @@ export default function ReconcilePage() {
             size="small"
             label="Status"
             value={status}
-            onChange={(e) => setStatus(e.target.value as DonationStatus | '')}
+            onChange={(e) => {
+              setStatus(e.target.value as DonationStatus | '');
+              setPage(0);
+            }}
             sx={{ minWidth: 160 }}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
@@ -288,7 +338,10 @@ export default function ReconcilePage() {
             size="small"
             label="Bulk"
             value={bulk}
-            onChange={(e) => setBulk(e.target.value)}
+            onChange={(e) => {
+              setBulk(e.target.value);
+              setPage(0);
+            }}
             sx={{ minWidth: 200 }}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
@@ -296,7 +349,7 @@ export default function ReconcilePage() {
             <MenuItem value={NO_BULK}>Sent one by one (no bulk)</MenuItem>
             {bulks.map((b) => (
               <MenuItem key={b} value={b}>
-                {b}
+                {bulkLabel(b)}
               </MenuItem>
             ))}
           </TextField>
@@ -312,8 +365,9 @@ export default function ReconcilePage() {
                 <TableCell>Last update</TableCell>
                 <TableCell>Payment</TableCell>
                 <TableCell>Receipt</TableCell>
-                <TableCell>Source row</TableCell>
                 <TableCell>Metadata</TableCell>
+                <TableCell>Bulk</TableCell>
+                <TableCell>Source row</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -344,17 +398,28 @@ export default function ReconcilePage() {
                   <TableCell>{time(d.statusLastUpdated)}</TableCell>
                   <TableCell>{d.payablePaymentType ?? '—'}</TableCell>
                   <TableCell>{d.receiptId ?? '—'}</TableCell>
-                  <TableCell>
-                    {d.row
-                      ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-                      : '—'}
-                  </TableCell>
                   <TableCell
                     sx={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
                   >
                     {Object.entries(d.metadata)
                       .map(([k, v]) => `${k}=${v}`)
                       .join('; ')}
+                  </TableCell>
+                  <TableCell data-testid="donation-bulk">
+                    {d.bulkId ? (
+                      <span title={d.bulkId}>{uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}</span>
+                    ) : (
+                      'one by one'
+                    )}
+                  </TableCell>
+                  <TableCell data-testid="donation-source-row">
+                    {d.row
+                      ? `row ${d.row.rowNumber ?? 'new'}${
+                          workspaceNames.has(d.row.workspaceId)
+                            ? ` of “${workspaceNames.get(d.row.workspaceId)}”`
+                            : ''
+                        }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
+                      : '—'}
                   </TableCell>
                 </TableRow>
               ))}
@@ -375,7 +440,11 @@ export default function ReconcilePage() {
               Donation {selected.id}
             </Typography>
             <Typography variant="body2">
-              Bulk {selected.bulkId ?? '(single donation)'} · last asked {time(selected.lastSeenAt)}
+              Bulk{' '}
+              {selected.bulkId
+                ? `${selected.bulkId}${uploadOfBulk.has(selected.bulkId) ? ` (${bulkLabel(selected.bulkId)})` : ''}`
+                : '(single donation)'}{' '}
+              · last asked {time(selected.lastSeenAt)}
               {selected.replaces ? ` · corrects ${selected.replaces}` : ''}
             </Typography>
             <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 14 }} aria-label="States seen">

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLACES_KEY } from '../../../shared/mapping';
+import { expectFailure, openDesk, startSandbox, uploadGifts, type Desk, type Sandbox } from './harness';
+
+let s: Sandbox;
+let desk: Desk;
+let bulkId: string;
+
+const faults = (body: unknown) =>
+  fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** A correction sent while the service answers every request with 500: no answer, so it may exist. */
+async function correctWithoutAnswer(donationId: string, recipientId: string): Promise<void> {
+  await faults({ error500Rate: 1 });
+  try {
+    const lost = await expectFailure(
+      desk.call('donations.correct', { donationId, changes: { recipientId } }),
+    );
+    expect(lost.code).toBe('AMBIGUOUS');
+  } finally {
+    await faults({ reset: true });
+  }
+}
+
+/** The same correction made at the service by another way in: as if the lost answer's request had landed. */
+async function landAtService(declinedId: string, recipientId: string, amount: number): Promise<string> {
+  const token = await fetch(s.emu.tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: s.emu.clientId,
+      client_secret: s.emu.clientSecret,
+    }).toString(),
+  }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const created = await fetch(`${s.emu.apiBaseUrl}/donations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({
+      data: {
+        type: 'donations',
+        attributes: {
+          destination: { recipientId },
+          funds: { amount, currencyCode: 'USD', paymentType: 'DONATION_REPORT' },
+          metadata: { [REPLACES_KEY]: declinedId },
+        },
+      },
+    }),
+  });
+  if (created.status !== 201) throw new Error(await created.text());
+  return ((await created.json()) as { data: { id: string } }).data.id;
+}
+
+beforeAll(async () => {
+  s = await startSandbox();
+  desk = await openDesk(s);
+  bulkId = await uploadGifts(s, desk, [
+    { recipient: s.good[0] as string, amount: '10.00', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '11.00', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '12.00', currency: 'USD' },
+  ]);
+  await s.emu.advance(36_000);
+  await desk.call('donations.list', {});
+}, 60_000);
+
+afterAll(async () => {
+  await desk.runtime.close();
+  await s.close();
+});
+
+describe('a correction whose answer never came', () => {
+  it('is found by reading every donation of the account when it was made, and not sent again', async () => {
+    const listed = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+    const declined = listed.donations.filter((d) => d.state === 'DECLINED');
+    expect(declined).toHaveLength(2);
+    const [made, notMade] = declined as [(typeof declined)[0], (typeof declined)[0]];
+
+    await correctWithoutAnswer(made.id, s.good[1] as string);
+    await correctWithoutAnswer(notMade.id, s.good[2] as string);
+    const replacementId = await landAtService(made.id, s.good[1] as string, made.amount);
+
+    // Reading the uploads alone cannot see it (a single donation belongs to no bulk)…
+    const uploads = await desk.call('donations.list', {});
+    expect(uploads.donations.find((d) => d.id === made.id)?.resolution?.kind).toBe('replacing');
+    // …every donation of the account can.
+    await desk.call('donations.list', { bulkIds: [] });
+    const after = await desk.call('donations.list', { cached: true });
+    const found = after.donations.find((d) => d.id === made.id);
+    expect(found?.resolution).toMatchObject({ kind: 'replaced', replacementId });
+    expect(after.donations.find((d) => d.id === replacementId)?.replaces).toBe(made.id);
+    const again = await expectFailure(
+      desk.call('donations.correct', {
+        donationId: made.id,
+        changes: { recipientId: s.good[1] as string },
+        confirmRetry: true,
+      }),
+    );
+    expect(again.code).toBe('ALREADY_RESOLVED');
+
+    // The one that was never made is still open after the search, and is sent again when asked.
+    expect(after.donations.find((d) => d.id === notMade.id)?.resolution?.kind).toBe('replacing');
+    const summary = await desk.call('donations.summary', {});
+    expect(summary.uploads.find((u) => u.bulkIds.includes(bulkId))?.declinedOpen).toBe(1);
+    const sent = await desk.call('donations.correct', {
+      donationId: notMade.id,
+      changes: { recipientId: s.good[2] as string },
+      confirmRetry: true,
+    });
+    expect(sent.declined.resolution).toMatchObject({ kind: 'replaced', replacementId: sent.replacement.id });
+  });
+});
