@@ -2,15 +2,19 @@ import { test as base, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
-export const test = base.extend<{ bridge: BridgeProcess }>({
-  // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
-  // eslint-disable-next-line no-empty-pattern
-  bridge: async ({}, use) => {
-    const bridge = await startBridgeProcess(await newDataDir());
-    await use(bridge);
-    await bridge.stop();
-  },
-});
+/** A test with a bridge of its own (a fresh data folder), started with these extra settings. */
+const withBridge = (env: Record<string, string> = {}) =>
+  base.extend<{ bridge: BridgeProcess }>({
+    // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+    // eslint-disable-next-line no-empty-pattern
+    bridge: async ({}, use) => {
+      const bridge = await startBridgeProcess(await newDataDir(), env);
+      await use(bridge);
+      await bridge.stop();
+    },
+  });
+
+export const test = withBridge();
 
 export { expect };
 
@@ -18,18 +22,15 @@ export { expect };
  * A bridge whose Offline sandbox runs its clock fast and whose app polls often, so a bulk job
  * finishes in seconds.
  */
-export const fastTest = base.extend<{ bridge: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  bridge: async ({}, use) => {
-    const bridge = await startBridgeProcess(await newDataDir(), {
-      DONATION_DESK_OFFLINE_TIME_SCALE: '600',
-      DONATION_DESK_POLL_MIN_MS: '500',
-      DONATION_DESK_POLL_MAX_MS: '2000',
-    });
-    await use(bridge);
-    await bridge.stop();
-  },
-});
+const FAST = {
+  DONATION_DESK_OFFLINE_TIME_SCALE: '600',
+  DONATION_DESK_POLL_MIN_MS: '500',
+  DONATION_DESK_POLL_MAX_MS: '2000',
+};
+export const fastTest = withBridge(FAST);
+
+/** As fastTest, with Reconcile's background refresh every second (five minutes in the app). */
+export const backgroundRefreshTest = withBridge({ ...FAST, DONATION_DESK_RECONCILE_POLL_MS: '1000' });
 
 /** The Prepare grid of the open workspace. */
 export const grid = (page: Page) => page.getByRole('grid', { name: /Rows of/ });

@@ -1,5 +1,7 @@
 import {
   fastTest as test,
+  backgroundRefreshTest,
+  advanceServiceClock,
   expect,
   openApp,
   seriousViolations,
@@ -42,3 +44,22 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   await page.getByRole('button', { name: 'Show report' }).click();
   await expect(page.getByTestId('report-reconciled')).toHaveText('Reconciled', { timeout: 30_000 });
 });
+
+backgroundRefreshTest(
+  'the open Reconcile page shows what the background refresh learns, without a click',
+  async ({ page, bridge }) => {
+    await openApp(page, bridge);
+    await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await retype(page, '10.005', '10.01');
+    await retype(page, 'george.chen@', 'george.chen@acme.example');
+    await retype(page, '840 56309746', '840-563097462');
+    await sendAndProcess(page);
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
+    await expect(page.getByRole('heading', { name: 'Reconcile', level: 1 })).toBeVisible();
+    // Ten virtual hours pass while the page is open; nobody presses Refresh.
+    await advanceServiceClock(bridge, 10 * 3600);
+    await expect(page.getByTestId('status-CLEARED-USD')).toContainText('38 ·', { timeout: 30_000 });
+    await expect(page.getByTestId('declined-donation')).toHaveCount(1);
+  },
+);
