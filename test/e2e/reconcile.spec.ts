@@ -46,7 +46,7 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
 });
 
 backgroundRefreshTest(
-  'the open Reconcile page shows what the background refresh learns, without a click',
+  'the open Reconcile page shows what the background refresh learns, without a click; a decline dismissed',
   async ({ page, bridge }) => {
     await openApp(page, bridge);
     await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
@@ -60,6 +60,19 @@ backgroundRefreshTest(
     // Ten virtual hours pass while the page is open; nobody presses Refresh.
     await advanceServiceClock(bridge, 10 * 3600);
     await expect(page.getByTestId('status-CLEARED-USD')).toContainText('38 ·', { timeout: 30_000 });
-    await expect(page.getByTestId('declined-donation')).toHaveCount(1);
+    const declined = page.getByTestId('declined-donation');
+    await expect(declined).toHaveCount(1);
+
+    // Dismissed with a reason, it is no longer open.
+    await expect(page.getByRole('heading', { name: 'Declined donations: 1 open of 1' })).toBeVisible();
+    await declined.getByRole('button', { name: 'Dismiss' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Dismiss the declined donation' });
+    await expect(dialog.getByRole('button', { name: 'Dismiss' })).toBeDisabled();
+    await dialog.getByLabel('Reason').fill('Cause closed; gift moved to December');
+    await dialog.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(declined.getByTestId('resolution')).toHaveText(
+      'Dismissed: Cause closed; gift moved to December',
+    );
+    await expect(page.getByRole('heading', { name: 'Declined donations: 0 open of 1' })).toBeVisible();
   },
 );
