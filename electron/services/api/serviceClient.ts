@@ -50,6 +50,13 @@ export type UploadOutcome =
   | { kind: 'later'; retryAfterMs: number | undefined; status: number }
   | { kind: 'rejected'; status: number; message: string };
 
+/**
+ * Answers worth asking again: too many requests, and server errors other than "not implemented"
+ * (501) and "HTTP version not supported" (505), which say the same every time.
+ */
+const isTransient = (status: number): boolean =>
+  status === 429 || (status >= 500 && status !== 501 && status !== 505);
+
 const sleepReal = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Connection errors that prove the request never left (nothing can have happened at the service). */
@@ -406,7 +413,7 @@ export class ServiceClient {
         await response.arrayBuffer().catch(() => undefined);
         return null;
       }
-      const retryable = !response || response.status === 429 || response.status >= 500;
+      const retryable = !response || isTransient(response.status);
       if (!retryable || attempt + 1 >= this.retry.attempts) {
         throw new DeskFailure(
           response ? 'SERVICE_UNAVAILABLE' : 'NETWORK',
@@ -470,7 +477,7 @@ export class ServiceClient {
           { status: response.status },
         );
       }
-      const retryable = response.status === 429 || response.status >= 500;
+      const retryable = isTransient(response.status);
       if (retryable) {
         const after = parseRetryAfter(response.headers.get('retry-after'));
         const { message } = await failureOf(response);
