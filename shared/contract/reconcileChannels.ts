@@ -133,24 +133,44 @@ export type UploadControl = z.infer<typeof uploadControlSchema>;
 
 const countAmountSchema = z.object({ count: z.number().int().nonnegative(), amount: z.number().int() });
 
-/** One currency of the month-end report; every amount in minor units. */
+/**
+ * One currency of the month-end report; every amount in minor units. Every donation of the month is
+ * counted once on each side of the control total: in submitted or sentOneByOne, and in exactly one
+ * state (pending, inProgress, paid, cleared, declinedResolved, declinedOpen).
+ */
 export const reportLineSchema = z.object({
   currencyCode: z.string(),
-  /** Rows the month's uploads had taken by the service (processed parts, from the ledger). */
+  /**
+   * Rows the month's uploads had taken by the service (processed parts, from the ledger). Corrections
+   * sent as a bulk file are an upload of their own and are counted here, in the month of that upload.
+   */
   submitted: countAmountSchema,
-  /** Still ACCEPTED: not yet initiated or declined. */
+  /**
+   * Donations this app created one at a time (POST /donations) during the month: corrections sent one
+   * by one and single donations from the form. They belong to no upload.
+   */
+  sentOneByOne: countAmountSchema,
+  /** State ACCEPTED: the service took the donation and has not yet initiated or declined it. */
   pending: countAmountSchema,
   /** INITIATED or IN_PROGRESS. */
   inProgress: countAmountSchema,
   paid: countAmountSchema,
   cleared: countAmountSchema,
+  /** Declined, then replaced by a correction or dismissed. */
   declinedResolved: countAmountSchema,
+  /**
+   * Declined, neither replaced nor dismissed. A declined donation whose correction was sent and got no
+   * answer is still open: the correction may or may not exist.
+   */
   declinedOpen: countAmountSchema,
-  /** Corrected donations sent for the month's declined ones (outside the control total). */
+  /**
+   * Of the donations above, those that correct a declined donation, whether sent in a bulk file or
+   * one by one. Already included in submitted or sentOneByOne: information, not part of the sum.
+   */
   replacements: countAmountSchema,
-  /** Donations made one at a time from the form during the month (no upload, outside the control total). */
+  /** Of sentOneByOne, the single donations from the form. Information, not part of the sum. */
   singles: countAmountSchema,
-  /** submitted = pending + inProgress + paid + cleared + declined. */
+  /** submitted + sentOneByOne = pending + inProgress + paid + cleared + declinedResolved + declinedOpen. */
   reconciled: z.boolean(),
 });
 export type ReportLine = z.infer<typeof reportLineSchema>;

@@ -1,21 +1,29 @@
 import { resolve } from 'node:path';
 import * as XLSX from 'xlsx';
 import { channels } from '../../../shared/contract';
-import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
-import { neutraliseCell } from '../../../shared/export/neutraliseCell';
+import type { MonthReport } from '../../../shared/contract/reconcileChannels';
+import {
+  CONTROL_FIGURES,
+  CONTROL_TOTAL_RULE,
+  INFORMATION_FIGURES,
+  monthReportWorkbook,
+} from '../../../shared/export/monthReportSheets';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk report --month YYYY-MM [--out FILE.xlsx] [--cached] [--json]
 
-  --month YYYY-MM   the uploads made in this UTC month
-  --out FILE.xlsx   also write the report as a spreadsheet (sheets Summary and Uploads)
+  --month YYYY-MM   the uploads made and the donations sent one by one in this UTC month
+  --out FILE.xlsx   also write the report as a spreadsheet (sheets Summary, Uploads and About)
   --cached          report from what was last read, without asking the service first
   --json            print the report as JSON
 
-Per currency, in minor units: submitted, pending (ACCEPTED), in progress, paid, cleared, declined
-(resolved and open) and the corrections sent; the month reconciles when submitted equals the sum.
+Per currency, in minor units: submitted (rows of the month's uploads), sent one by one (corrections
+and single donations), then accepted but not yet decided (ACCEPTED), in progress, paid, cleared and
+declined (resolved and open); corrections and single donations are shown again as "of which"
+figures, never added twice. The month reconciles when, for every currency, submitted + sent one by
+one equals the sum of the states, and every upload's own control total adds up.
 Exit codes: 0 reconciles; 1 does not reconcile; 2 the arguments cannot be used; 3 the service could
 not be reached or refused access.`;
 
@@ -27,72 +35,14 @@ const SERVICE_CODES = new Set([
   'NOT_CONFIGURED',
 ]);
 
-const BUCKETS: Array<[Exclude<keyof ReportLine, 'currencyCode' | 'reconciled'>, string]> = [
-  ['submitted', 'Submitted'],
-  ['pending', 'Pending'],
-  ['inProgress', 'In progress'],
-  ['paid', 'Paid'],
-  ['cleared', 'Cleared'],
-  ['declinedResolved', 'Declined, resolved'],
-  ['declinedOpen', 'Declined, open'],
-  ['replacements', 'Corrections sent'],
-  ['singles', 'Single donations'],
-];
-
 async function writeWorkbook(path: string, report: MonthReport): Promise<void> {
-  const t = (v: string): string => neutraliseCell(v);
-  const summary: Array<Array<string | number>> = [
-    [
-      'Currency',
-      ...BUCKETS.flatMap(([, label]) => [`${label} (count)`, `${label} (minor units)`]),
-      'Reconciled',
-    ],
-    ...report.lines.map((l) => [
-      t(l.currencyCode),
-      ...BUCKETS.flatMap(([key]) => [l[key].count, l[key].amount]),
-      l.reconciled ? 'yes' : 'no',
-    ]),
-  ];
-  const uploads: Array<Array<string | number>> = [
-    [
-      'Upload',
-      'Workspace',
-      'Created',
-      'Bulks',
-      'Submitted',
-      'Accepted',
-      'Declined',
-      'Pending',
-      'Declined open',
-      'Reconciled',
-      'Notes',
-    ],
-    ...report.uploads.map((u) => {
-      const money = (list: typeof u.submitted): string =>
-        list.map((m) => `${m.count} × ${m.currencyCode} ${m.amount}`).join('; ');
-      return [
-        t(u.uploadId),
-        t(u.workspaceName),
-        t(u.createdAt),
-        t(u.bulkIds.join(', ')),
-        t(money(u.submitted)),
-        t(money(u.accepted)),
-        t(money(u.declined)),
-        t(money(u.pending)),
-        u.declinedOpen,
-        u.reconciled ? 'yes' : 'no',
-        t(u.notes.join(' ')),
-      ];
-    }),
-  ];
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(summary), 'Summary');
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(uploads), 'Uploads');
+  const book = monthReportWorkbook(XLSX, report);
   await writeFileAtomic(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
 }
 
 registerCommand('report', {
-  summary: 'The month-end report of the uploads of a month, with control totals per currency.',
+  summary:
+    "The month-end report: a month's uploads and donations sent one by one, with control totals per currency.",
   usage: USAGE,
   async run(ctx) {
     const parsed = commandArgs(
@@ -132,14 +82,15 @@ registerCommand('report', {
     if (ctx.json) ctx.io.out(JSON.stringify(report, null, 2));
     else {
       ctx.io.out(`Month ${report.month} (${report.environment}): ${report.uploads.length} upload(s)`);
+      const width = Math.max(...[...CONTROL_FIGURES, ...INFORMATION_FIGURES].map((f) => f.label.length));
+      const figure = (label: string, v: { count: number; amount: number }): string =>
+        `    ${label.padEnd(width)} ${String(v.count).padStart(7)}  ${String(v.amount).padStart(14)}`;
       for (const l of report.lines) {
         ctx.io.out(`  ${l.currencyCode} (minor units)${l.reconciled ? '' : '  DOES NOT RECONCILE'}`);
-        for (const [key, label] of BUCKETS) {
-          ctx.io.out(
-            `    ${label.padEnd(20)} ${String(l[key].count).padStart(7)}  ${String(l[key].amount).padStart(14)}`,
-          );
-        }
+        for (const { key, label } of CONTROL_FIGURES) ctx.io.out(figure(label, l[key]));
+        for (const { key, label } of INFORMATION_FIGURES) ctx.io.out(figure(label, l[key]));
       }
+      if (report.lines.length > 0) ctx.io.out(`  ${CONTROL_TOTAL_RULE}`);
       for (const u of report.uploads) {
         if (!u.reconciled) ctx.io.out(`  Upload ${u.uploadId} (${u.workspaceName}): ${u.notes.join(' ')}`);
       }

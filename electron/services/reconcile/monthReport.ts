@@ -1,13 +1,25 @@
 import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
+import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
 import type { StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import { uploadControls } from './views';
 
-type Bucket = Exclude<keyof ReportLine, 'currencyCode' | 'reconciled'>;
+type Figure = Exclude<keyof ReportLine, 'currencyCode' | 'reconciled'>;
+type State = 'pending' | 'inProgress' | 'paid' | 'cleared' | 'declinedResolved' | 'declinedOpen';
+
+const STATES: readonly State[] = [
+  'pending',
+  'inProgress',
+  'paid',
+  'cleared',
+  'declinedResolved',
+  'declinedOpen',
+];
 
 const emptyLine = (currencyCode: string): ReportLine => ({
   currencyCode,
   submitted: { count: 0, amount: 0 },
+  sentOneByOne: { count: 0, amount: 0 },
   pending: { count: 0, amount: 0 },
   inProgress: { count: 0, amount: 0 },
   paid: { count: 0, amount: 0 },
@@ -19,7 +31,7 @@ const emptyLine = (currencyCode: string): ReportLine => ({
   reconciled: false,
 });
 
-function bucketOf(d: StoredDonation): Bucket {
+function stateOf(d: StoredDonation): State {
   switch (d.resource.attributes.state.processingStatus) {
     case 'ACCEPTED':
       return 'pending';
@@ -35,10 +47,28 @@ function bucketOf(d: StoredDonation): Bucket {
   }
 }
 
+/** A donation that corrects a declined one: linked when listed or sent, or carrying the app's pair. */
+const isCorrection = (d: StoredDonation): boolean =>
+  d.replaces !== null || d.resource.attributes.metadata?.[REPLACES_KEY] !== undefined;
+
 /**
- * The month-end report: the uploads created in the UTC month (by the ledger's createdAt), what the
- * service took of them, and where each of their donations stands, per currency to the minor unit.
- * It reconciles when, for every currency, what was submitted equals the sum of every state.
+ * A donation this app created one at a time with POST /donations (a correction or a single donation
+ * from the form). Donations of the account made elsewhere, listed with "every donation", carry
+ * neither of the app's pairs and are left out.
+ */
+const sentOneByOne = (d: StoredDonation): boolean =>
+  !d.resource.attributes.bulkId &&
+  (isCorrection(d) || d.resource.attributes.metadata?.[SINGLE_KEY] !== undefined);
+
+/**
+ * The month-end report of a UTC month, per currency to the minor unit. The month holds the uploads
+ * created in it (by the ledger's createdAt) and the donations sent one by one in it (by when this
+ * app first recorded them, right after the service answered). Each of those donations is counted
+ * once as sent (in the ledger's rows for an upload, as itself when sent one by one) and once in the
+ * state it is in now. The month reconciles when both sides agree for every currency and every
+ * upload's own control total adds up. A correction belongs to the month it was sent in, like any
+ * donation: sent as a bulk file it is a row of its upload, sent one by one it is a donation sent one
+ * by one. It is shown again only as an "of which" figure, never added to the sum.
  */
 export function monthReport(
   month: string,
@@ -50,46 +80,32 @@ export function monthReport(
   const uploads = uploadControls(ledger, environment, donations).filter((u) => u.createdAt.startsWith(month));
   const bulkIds = new Set(uploads.flatMap((u) => u.bulkIds));
   const lines = new Map<string, ReportLine>();
-  const line = (currencyCode: string): ReportLine => {
-    let l = lines.get(currencyCode);
-    if (!l) lines.set(currencyCode, (l = emptyLine(currencyCode)));
-    return l;
+  const add = (currencyCode: string, figure: Figure, count: number, amount: number): void => {
+    let line = lines.get(currencyCode);
+    if (!line) lines.set(currencyCode, (line = emptyLine(currencyCode)));
+    line[figure].count += count;
+    line[figure].amount += amount;
   };
   for (const u of uploads) {
-    for (const t of u.submitted) {
-      const l = line(t.currencyCode);
-      l.submitted.count += t.count;
-      l.submitted.amount += t.amount;
-    }
-  }
-  const declinedHere = new Set<string>();
-  for (const d of donations) {
-    const a = d.resource.attributes;
-    if (!a.bulkId || !bulkIds.has(a.bulkId)) continue;
-    if (a.state.processingStatus === 'DECLINED') declinedHere.add(d.resource.id);
-    const bucket = line(a.funds.currencyCode)[bucketOf(d)];
-    bucket.count++;
-    bucket.amount += a.funds.amount;
-  }
-  for (const d of donations) {
-    if (!d.replaces || !declinedHere.has(d.replaces)) continue;
-    const bucket = line(d.resource.attributes.funds.currencyCode).replacements;
-    bucket.count++;
-    bucket.amount += d.resource.attributes.funds.amount;
+    for (const t of u.submitted) add(t.currencyCode, 'submitted', t.count, t.amount);
   }
   for (const d of donations) {
     const a = d.resource.attributes;
-    // Made from the form this month: no bulk, no declined donation it replaces.
-    if (a.bulkId || d.replaces || !d.firstSeenAt.startsWith(month)) continue;
-    const bucket = line(a.funds.currencyCode).singles;
-    bucket.count++;
-    bucket.amount += a.funds.amount;
+    const inUpload = !!a.bulkId && bulkIds.has(a.bulkId);
+    const oneByOne = !inUpload && sentOneByOne(d) && d.firstSeenAt.startsWith(month);
+    if (!inUpload && !oneByOne) continue;
+    const { currencyCode, amount } = a.funds;
+    if (oneByOne) add(currencyCode, 'sentOneByOne', 1, amount);
+    add(currencyCode, stateOf(d), 1, amount);
+    if (isCorrection(d)) add(currencyCode, 'replacements', 1, amount);
+    else if (oneByOne) add(currencyCode, 'singles', 1, amount);
   }
-  const parts: Bucket[] = ['pending', 'inProgress', 'paid', 'cleared', 'declinedResolved', 'declinedOpen'];
-  for (const l of lines.values()) {
-    const count = parts.reduce((n, p) => n + l[p].count, 0);
-    const amount = parts.reduce((n, p) => n + l[p].amount, 0);
-    l.reconciled = count === l.submitted.count && amount === l.submitted.amount;
+  for (const line of lines.values()) {
+    const count = STATES.reduce((n, s) => n + line[s].count, 0);
+    const amount = STATES.reduce((n, s) => n + line[s].amount, 0);
+    line.reconciled =
+      count === line.submitted.count + line.sentOneByOne.count &&
+      amount === line.submitted.amount + line.sentOneByOne.amount;
   }
   const sorted = [...lines.values()].sort((x, y) => x.currencyCode.localeCompare(y.currencyCode));
   return {

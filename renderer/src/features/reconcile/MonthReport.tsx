@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -11,48 +12,46 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { MonthReport as Report, ReportLine } from '../../../../shared/contract/reconcileChannels';
-import { formatMinor, minorToMajorString } from '../../../../shared/amounts';
-import { neutraliseCell } from '../../../../shared/export/neutraliseCell';
+import type { MonthReport as Report } from '../../../../shared/contract/reconcileChannels';
+import { formatMinor } from '../../../../shared/amounts';
+import {
+  CONTROL_FIGURES,
+  CONTROL_TOTAL_RULE,
+  INFORMATION_FIGURES,
+  UPLOAD_CONTROL_RULE,
+  UPLOAD_FIGURES,
+  monthReportWorkbook,
+  uploadCurrencyRows,
+} from '../../../../shared/export/monthReportSheets';
 import { desk } from '../../app/deskClient';
 import { downloadBytes } from '../prepare/exportSheets';
-
-const columns: [keyof Omit<ReportLine, 'currencyCode' | 'reconciled'>, string][] = [
-  ['submitted', 'Submitted'],
-  ['pending', 'Not yet decided'],
-  ['inProgress', 'In progress'],
-  ['paid', 'Paid'],
-  ['cleared', 'Cleared'],
-  ['declinedResolved', 'Declined, resolved'],
-  ['declinedOpen', 'Declined, open'],
-  ['replacements', 'Corrections sent'],
-  ['singles', 'Single donations'],
-];
 
 function thisMonth(): string {
   const now = new Date();
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+/** The month is a UTC month, so times are shown in UTC too: an upload never seems to sit in another month. */
+const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+const figure = (v: { count: number; amount: number }, currencyCode: string): string =>
+  `${v.count} · ${formatMinor(v.amount, currencyCode)}`;
+
+function Flag({ ok, testId }: { ok: boolean; testId: string }) {
+  return (
+    <Chip
+      size="small"
+      color={ok ? 'success' : 'warning'}
+      label={ok ? 'Reconciled' : 'Does not add up'}
+      data-testid={testId}
+    />
+  );
+}
+
 async function exportXlsx(report: Report) {
   const XLSX = await import('xlsx');
-  const header = [
-    'Currency',
-    ...columns.flatMap(([, label]) => [`${label} (count)`, `${label} (amount)`]),
-    'Reconciled',
-  ];
-  const rows = report.lines.map((l) => [
-    l.currencyCode,
-    ...columns.flatMap(([key]) => [String(l[key].count), minorToMajorString(l[key].amount, l.currencyCode)]),
-    l.reconciled ? 'yes' : 'NO',
-  ]);
-  const sheet = XLSX.utils.aoa_to_sheet(
-    [[`Month-end report ${report.month} (${report.environment})`], [], header, ...rows].map((r) =>
-      r.map(neutraliseCell),
-    ),
-  );
-  const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, `Report ${report.month}`);
+  // The same workbook as the CLI's report --out: Summary, Uploads and About.
+  const book = monthReportWorkbook(XLSX, report);
   downloadBytes(
     `donations-${report.month}.xlsx`,
     XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as Uint8Array,
@@ -60,7 +59,10 @@ async function exportXlsx(report: Report) {
   );
 }
 
-/** The month-end report: every figure per currency, with the control total checked. Export or print it. */
+/**
+ * The month-end report: per currency, what was sent in the month and where each donation stands,
+ * with the control total checked per currency and per upload. Export it as xlsx or print it.
+ */
 export function MonthReport() {
   const [month, setMonth] = useState(thisMonth);
   const [report, setReport] = useState<Report | null>(null);
@@ -76,6 +78,8 @@ export function MonthReport() {
     setReport(r.value);
   }
 
+  const oneByOne = report?.lines.reduce((n, l) => n + l.sentOneByOne.count, 0) ?? 0;
+
   return (
     <Paper
       variant="outlined"
@@ -86,29 +90,36 @@ export function MonthReport() {
     >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
         <Typography variant="h2" id="report-title" sx={{ flexGrow: 1 }}>
-          Month-end report
+          Month-end report{report ? ` ${report.month}` : ''}
         </Typography>
-        <TextField
-          size="small"
-          type="month"
-          label="Month"
-          value={month}
-          onChange={(e) => setMonth(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <Button onClick={() => void show()} disabled={busy || !/^\d{4}-\d{2}$/.test(month)}>
-          {busy ? 'Working…' : 'Show report'}
-        </Button>
-        {report && (
-          <>
-            <Button variant="outlined" onClick={() => void exportXlsx(report)}>
-              Export xlsx
-            </Button>
-            <Button variant="outlined" onClick={() => window.print()}>
-              Print or save as PDF
-            </Button>
-          </>
-        )}
+        <Stack
+          direction="row"
+          spacing={2}
+          sx={{ alignItems: 'center', flexWrap: 'wrap', displayPrint: 'none' }}
+          useFlexGap
+        >
+          <TextField
+            size="small"
+            type="month"
+            label="Month"
+            value={month}
+            onChange={(e) => setMonth(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <Button onClick={() => void show()} disabled={busy || !/^\d{4}-\d{2}$/.test(month)}>
+            {busy ? 'Working…' : 'Show report'}
+          </Button>
+          {report && (
+            <>
+              <Button variant="outlined" onClick={() => void exportXlsx(report)}>
+                Export xlsx
+              </Button>
+              <Button variant="outlined" onClick={() => window.print()}>
+                Print or save as PDF
+              </Button>
+            </>
+          )}
+        </Stack>
       </Stack>
       {error && (
         <Alert severity="error" role="alert" sx={{ mt: 1 }}>
@@ -118,8 +129,10 @@ export function MonthReport() {
       {report && (
         <>
           <Typography sx={{ mt: 1 }}>
-            {report.uploads.length} uploads in {report.month} · {report.environment} · made{' '}
-            {new Date(report.generatedAt).toLocaleString()}{' '}
+            {report.uploads.length} upload{report.uploads.length === 1 ? '' : 's'} and {oneByOne} donation
+            {oneByOne === 1 ? '' : 's'} sent one by one in {report.month} (UTC) · {report.environment} · made{' '}
+            {utc(report.generatedAt)} · donations last read from the service{' '}
+            {report.lastRefreshAt ? utc(report.lastRefreshAt) : 'never'}{' '}
             <Chip
               size="small"
               color={report.reconciled ? 'success' : 'warning'}
@@ -127,30 +140,182 @@ export function MonthReport() {
               data-testid="report-reconciled"
             />
           </Typography>
-          <Table size="small" aria-label={`Month-end report ${report.month}`} sx={{ mt: 1 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Currency</TableCell>
-                {columns.map(([key, label]) => (
-                  <TableCell key={key} align="right">
-                    {label}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {report.lines.map((l) => (
-                <TableRow key={l.currencyCode}>
-                  <TableCell>{l.currencyCode}</TableCell>
-                  {columns.map(([key]) => (
-                    <TableCell key={key} align="right">
-                      {l[key].count} · {formatMinor(l[key].amount, l.currencyCode)}
-                    </TableCell>
+
+          <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
+            Per currency
+          </Typography>
+          {report.lines.length === 0 ? (
+            <Typography color="text.secondary">Nothing was sent in this month.</Typography>
+          ) : (
+            <>
+              <Table size="small" aria-label={`Month-end report ${report.month} per currency`}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Currency</TableCell>
+                    {CONTROL_FIGURES.map(({ key, label }) => (
+                      <TableCell key={key} align="right">
+                        {label}
+                      </TableCell>
+                    ))}
+                    <TableCell>Control total</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {report.lines.map((l) => (
+                    <TableRow key={l.currencyCode} data-testid={`report-line-${l.currencyCode}`}>
+                      <TableCell>{l.currencyCode}</TableCell>
+                      {CONTROL_FIGURES.map(({ key }) => (
+                        <TableCell key={key} align="right">
+                          {figure(l[key], l.currencyCode)}
+                        </TableCell>
+                      ))}
+                      <TableCell>
+                        <Flag ok={l.reconciled} testId={`report-line-reconciled-${l.currencyCode}`} />
+                      </TableCell>
+                    </TableRow>
                   ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                </TableBody>
+              </Table>
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                {CONTROL_TOTAL_RULE} Each donation is counted once on each side.
+              </Typography>
+
+              <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
+                Included above, not added again
+              </Typography>
+              <Table size="small" aria-label={`Corrections and single donations in ${report.month}`}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Currency</TableCell>
+                    {INFORMATION_FIGURES.map(({ key, label }) => (
+                      <TableCell key={key} align="right">
+                        {label}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {report.lines.map((l) => (
+                    <TableRow key={l.currencyCode}>
+                      <TableCell>{l.currencyCode}</TableCell>
+                      {INFORMATION_FIGURES.map(({ key }) => (
+                        <TableCell key={key} align="right">
+                          {figure(l[key], l.currencyCode)}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </>
+          )}
+
+          <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
+            Control totals per upload
+          </Typography>
+          {report.uploads.length === 0 ? (
+            <Typography color="text.secondary">No upload was made in this month.</Typography>
+          ) : (
+            <>
+              <Table size="small" aria-label={`Control totals per upload in ${report.month}`}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Upload</TableCell>
+                    <TableCell>Currency</TableCell>
+                    {UPLOAD_FIGURES.map(({ key, label }) => (
+                      <TableCell key={key} align="right">
+                        {label}
+                      </TableCell>
+                    ))}
+                    <TableCell>Control total</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {report.uploads.map((u) => {
+                    const rows = uploadCurrencyRows(u);
+                    const span = Math.max(rows.length, 1);
+                    const uploadCell = (
+                      <TableCell rowSpan={span} sx={{ verticalAlign: 'top' }}>
+                        {u.workspaceName}
+                        <Typography variant="body2" color="text.secondary">
+                          {utc(u.createdAt)}
+                          {u.declinedOpen > 0 ? ` · ${u.declinedOpen} declined, open` : ''}
+                        </Typography>
+                        {!u.reconciled && <Flag ok={false} testId="report-upload-reconciled" />}
+                        {u.notes.map((n) => (
+                          <Typography key={n} variant="body2">
+                            {n}
+                          </Typography>
+                        ))}
+                      </TableCell>
+                    );
+                    if (rows.length === 0) {
+                      return (
+                        <TableRow key={u.uploadId} data-testid="report-upload">
+                          {uploadCell}
+                          <TableCell colSpan={UPLOAD_FIGURES.length + 2}>No donations counted.</TableCell>
+                        </TableRow>
+                      );
+                    }
+                    return (
+                      <Fragment key={u.uploadId}>
+                        {rows.map((row, i) => (
+                          <TableRow key={row.currencyCode} data-testid="report-upload">
+                            {i === 0 && uploadCell}
+                            <TableCell>{row.currencyCode}</TableCell>
+                            {UPLOAD_FIGURES.map(({ key }) => (
+                              <TableCell key={key} align="right">
+                                {figure(row[key], row.currencyCode)}
+                              </TableCell>
+                            ))}
+                            <TableCell>
+                              <Flag
+                                ok={row.addsUp}
+                                testId={`report-upload-line-reconciled-${row.currencyCode}`}
+                              />
+                            </TableCell>
+                          </TableRow>
+                        ))}
+                      </Fragment>
+                    );
+                  })}
+                </TableBody>
+              </Table>
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                {UPLOAD_CONTROL_RULE}
+              </Typography>
+            </>
+          )}
+
+          <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
+            What the figures mean
+          </Typography>
+          <Box
+            component="dl"
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: 'max-content 1fr',
+              columnGap: 2,
+              rowGap: 0.5,
+              m: 0,
+              typography: 'body2',
+              '& dt': { fontWeight: 600 },
+              '& dd': { m: 0 },
+            }}
+          >
+            {[...CONTROL_FIGURES, ...INFORMATION_FIGURES].map(({ key, label, meaning }) => (
+              <Fragment key={key}>
+                <dt>{label}</dt>
+                <dd>{meaning}</dd>
+              </Fragment>
+            ))}
+            {UPLOAD_FIGURES.filter(({ key }) => key === 'accepted').map(({ key, label, meaning }) => (
+              <Fragment key={key}>
+                <dt>{label} (uploads)</dt>
+                <dd>{meaning}</dd>
+              </Fragment>
+            ))}
+          </Box>
         </>
       )}
     </Paper>
