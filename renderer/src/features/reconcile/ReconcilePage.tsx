@@ -93,16 +93,16 @@ function StatusTotals({ summary }: { summary: Summary }) {
       {summary.uploads.length > 0 && (
         <>
           <Typography variant="h3" component="h3" sx={{ mt: 1 }} gutterBottom>
-            Control totals per upload: submitted = accepted + declined + still pending
+            Control totals per upload: submitted = initiated or later + declined + accepted, not yet decided
           </Typography>
           <Table size="small" aria-label="Control totals per upload">
             <TableHead>
               <TableRow>
                 <TableCell>Upload</TableCell>
                 <TableCell align="right">Submitted</TableCell>
-                <TableCell align="right">Accepted</TableCell>
+                <TableCell align="right">Initiated or later</TableCell>
                 <TableCell align="right">Declined</TableCell>
-                <TableCell align="right">Pending</TableCell>
+                <TableCell align="right">Accepted, not yet decided</TableCell>
                 <TableCell>Result</TableCell>
               </TableRow>
             </TableHead>
