@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import * as XLSX from 'xlsx';
 import {
   fastTest as test,
   backgroundRefreshTest,
@@ -43,6 +45,24 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   // The month-end report adds up.
   await page.getByRole('button', { name: 'Show report' }).click();
   await expect(page.getByTestId('report-reconciled')).toHaveText('Reconciled', { timeout: 30_000 });
+
+  // Its xlsx: the same sheets as the CLI's, the upload's control total in minor units.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export xlsx' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^month-end-report-\d{4}-\d{2}\.xlsx$/);
+  const book = XLSX.read(await readFile(await download.path()));
+  expect(book.SheetNames).toEqual(['Summary', 'Uploads', 'About']);
+  const uploads = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Uploads!);
+  expect(uploads).toHaveLength(1);
+  expect(uploads[0]).toMatchObject({
+    Workspace: 'sample-donations (November)',
+    Currency: 'USD',
+    'Submitted (count)': 39,
+    'This currency adds up': 'yes',
+  });
+  const summary = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Summary!);
+  expect(summary[0]).toMatchObject({ Currency: 'USD', Reconciled: 'yes', 'Sent one by one (count)': 1 });
 });
 
 backgroundRefreshTest(

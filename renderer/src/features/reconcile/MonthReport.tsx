@@ -53,7 +53,7 @@ async function exportXlsx(report: Report) {
   // The same workbook as the CLI's report --out: Summary, Uploads and About.
   const book = monthReportWorkbook(XLSX, report);
   downloadBytes(
-    `donations-${report.month}.xlsx`,
+    `month-end-report-${report.month}.xlsx`,
     XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as Uint8Array,
     'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   );
