@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLedgerView } from '../../../electron/services/reconcile/ledgerView';
 import {
   expectFailure,
+  followUpload,
   openDesk,
+  serviceFaults,
   startSandbox,
   uploadGifts,
   type Desk,
@@ -15,28 +17,6 @@ import {
 let s: Sandbox;
 let desk: Desk;
 let bulkId: string;
-
-const faults = (body: unknown) =>
-  fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-/** Follows an upload to PROCESSED with the clock advanced; returns its bulk id. */
-async function followUpload(uploadId: string): Promise<string> {
-  for (let step = 0; step < 30; step++) {
-    const upload = (await desk.call('upload.list', {})).find((u) => u.uploadId === uploadId);
-    const intent = upload?.intents.find((i) => i.state !== 'abandoned');
-    if (intent) {
-      const view = await desk.call('upload.refresh', { intentId: intent.intentId });
-      if (view.state === 'PROCESSED' && view.donations !== null) return view.serviceId as string;
-      if (view.state === 'ERROR') throw new Error(`upload ended in ERROR: ${JSON.stringify(view.error)}`);
-    }
-    await s.emu.advance(60);
-  }
-  throw new Error('upload did not finish');
-}
 
 beforeAll(async () => {
   s = await startSandbox();
@@ -128,7 +108,7 @@ describe('declined donations fixed in a grid and sent together as one bulk file'
     expect(again.code).toBe('REPLACEMENT_REFUSED');
     expect(again.message).toMatch(/already being replaced/);
 
-    const newBulk = await followUpload(started.uploadId);
+    const newBulk = await followUpload(s, desk, started.uploadId);
     const ledger = await readLedgerView(join(s.dataDir, 'uploads'));
     const group = ledger.groups.find((g) => g.id === started.uploadId);
     expect(group?.replaces.map((r) => r.donationId).sort()).toEqual(chosen.map((d) => d.id).sort());
@@ -291,12 +271,12 @@ describe('a single donation from the form', () => {
 
   it('after an answer that never came, sends again only when told to', async () => {
     const clientRef = randomUUID();
-    await faults({ error500Rate: 1 });
+    await serviceFaults(s, { error500Rate: 1 });
     try {
       const lost = await expectFailure(desk.call('donations.create', { clientRef, form: form() }));
       expect(lost.code).toBe('AMBIGUOUS');
     } finally {
-      await faults({ reset: true });
+      await serviceFaults(s, { reset: true });
     }
     const refused = await expectFailure(desk.call('donations.create', { clientRef, form: form() }));
     expect(refused.code).toBe('MAYBE_CREATED');

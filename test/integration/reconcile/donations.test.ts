@@ -5,6 +5,7 @@ import type { EventName, EventPayload } from '../../../shared/contract';
 import {
   expectFailure,
   openDesk,
+  serviceFaults,
   startSandbox,
   uploadGifts,
   type Desk,
@@ -266,16 +267,10 @@ describe('donations of an upload', () => {
   });
 
   it('never sends a correction twice blindly after an answer that did not come', async () => {
-    const faults = (body: unknown) =>
-      fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
     const all = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     const open = all.donations.find((d) => d.row?.rowKey === 18);
     expect(open).toMatchObject({ state: 'DECLINED', resolution: null });
-    await faults({ error500Rate: 1 });
+    await serviceFaults(s, { error500Rate: 1 });
     try {
       const lost = await expectFailure(
         desk.call('donations.correct', {
@@ -285,7 +280,7 @@ describe('donations of an upload', () => {
       );
       expect(lost.code).toBe('AMBIGUOUS');
     } finally {
-      await faults({ reset: true });
+      await serviceFaults(s, { reset: true });
     }
     const pending = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     expect(pending.donations.find((d) => d.id === open?.id)?.resolution?.kind).toBe('replacing');

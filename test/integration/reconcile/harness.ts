@@ -148,15 +148,32 @@ export async function uploadGifts(
     } as Record<string, unknown>,
   });
   const started = await desk.call('upload.start', { workspaceId: meta.id });
-  const intent = started.upload.intents.find((i) => i.state !== 'abandoned');
-  if (!intent) throw new Error('no intent');
+  return followUpload(s, desk, started.uploadId);
+}
+
+/** Follows an upload to PROCESSED with the service's clock advanced; returns its bulk id. */
+export async function followUpload(s: Sandbox, desk: Desk, uploadId: string): Promise<string> {
   for (let step = 0; step < 30; step++) {
-    const view = await desk.call('upload.refresh', { intentId: intent.intentId });
-    if (view.state === 'PROCESSED' && view.donations !== null) return view.serviceId as string;
-    if (view.state === 'ERROR') throw new Error(`upload ended in ERROR: ${JSON.stringify(view.error)}`);
+    const upload = (await desk.call('upload.list', {})).find((u) => u.uploadId === uploadId);
+    const intent = upload?.intents.find((i) => i.state !== 'abandoned');
+    if (intent) {
+      const view = await desk.call('upload.refresh', { intentId: intent.intentId });
+      if (view.state === 'PROCESSED' && view.donations !== null) return view.serviceId as string;
+      if (view.state === 'ERROR') throw new Error(`upload ended in ERROR: ${JSON.stringify(view.error)}`);
+    }
     await s.emu.advance(60);
   }
   throw new Error('upload did not finish');
+}
+
+/** Sets the emulator's injected faults (`{ error500Rate: 1 }`; `{ reset: true }` ends them). */
+export async function serviceFaults(s: Sandbox, body: Record<string, unknown>): Promise<void> {
+  const r = await fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`faults not set: ${r.status}`);
 }
 
 export async function expectFailure(promise: Promise<unknown>): Promise<DeskFailure> {

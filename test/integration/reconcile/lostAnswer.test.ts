@@ -1,28 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLACES_KEY } from '../../../shared/mapping';
-import { expectFailure, openDesk, startSandbox, uploadGifts, type Desk, type Sandbox } from './harness';
+import {
+  expectFailure,
+  openDesk,
+  serviceFaults,
+  startSandbox,
+  uploadGifts,
+  type Desk,
+  type Sandbox,
+} from './harness';
 
 let s: Sandbox;
 let desk: Desk;
 let bulkId: string;
 
-const faults = (body: unknown) =>
-  fetch(`${s.emu.apiBaseUrl}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
 /** A correction sent while the service answers every request with 500: no answer, so it may exist. */
 async function correctWithoutAnswer(donationId: string, recipientId: string): Promise<void> {
-  await faults({ error500Rate: 1 });
+  await serviceFaults(s, { error500Rate: 1 });
   try {
     const lost = await expectFailure(
       desk.call('donations.correct', { donationId, changes: { recipientId } }),
     );
     expect(lost.code).toBe('AMBIGUOUS');
   } finally {
-    await faults({ reset: true });
+    await serviceFaults(s, { reset: true });
   }
 }
 

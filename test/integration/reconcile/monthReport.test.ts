@@ -3,7 +3,15 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DonationView, ReportLine } from '../../../shared/contract/reconcileChannels';
 import { monthReportWorkbook } from '../../../shared/export/monthReportSheets';
-import { openDesk, startSandbox, uploadGifts, type Desk, type GiftRow, type Sandbox } from './harness';
+import {
+  followUpload,
+  openDesk,
+  startSandbox,
+  uploadGifts,
+  type Desk,
+  type GiftRow,
+  type Sandbox,
+} from './harness';
 
 let s: Sandbox;
 let desk: Desk;
@@ -11,21 +19,6 @@ let bulkId: string;
 
 const MONTH = new Date().toISOString().slice(0, 7);
 const zero = { count: 0, amount: 0 };
-
-/** Follows an upload to PROCESSED with the clock advanced; returns its bulk id. */
-async function followUpload(uploadId: string): Promise<string> {
-  for (let step = 0; step < 30; step++) {
-    const upload = (await desk.call('upload.list', {})).find((u) => u.uploadId === uploadId);
-    const intent = upload?.intents.find((i) => i.state !== 'abandoned');
-    if (intent) {
-      const view = await desk.call('upload.refresh', { intentId: intent.intentId });
-      if (view.state === 'PROCESSED' && view.donations !== null) return view.serviceId as string;
-      if (view.state === 'ERROR') throw new Error(`upload ended in ERROR: ${JSON.stringify(view.error)}`);
-    }
-    await s.emu.advance(60);
-  }
-  throw new Error('upload did not finish');
-}
 
 /** The state figure a listed donation belongs in, worked out here apart from the report's own code. */
 function stateFigure(d: DonationView): keyof ReportLine {
@@ -98,7 +91,7 @@ describe('the month-end report with corrections sent both ways', () => {
       ],
     });
     const started = await desk.call('upload.start', { workspaceId: workspace.id });
-    const correctionBulk = await followUpload(started.uploadId);
+    const correctionBulk = await followUpload(s, desk, started.uploadId);
     // …one with POST /donations…
     const single = await desk.call('donations.correct', {
       donationId: toSingle!.id,
