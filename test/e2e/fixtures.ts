@@ -105,6 +105,15 @@ export async function openApp(page: Page, bridge: BridgeProcess, area = 'prepare
   await page.goto(`${bridge.origin}/#/${area}`);
 }
 
+/** Opens the sample spreadsheet in Prepare and fixes its three invalid cells. */
+export async function openFixedSample(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await retype(page, '10.005', '10.01');
+  await retype(page, 'george.chen@', 'george.chen@acme.example');
+  await retype(page, '840 56309746', '840-563097462');
+}
+
 /** Sends the open workspace from the upload dialog and waits until the service has processed it. */
 export async function sendAndProcess(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Upload…' }).click();

@@ -7,7 +7,7 @@ import {
   expect,
   openApp,
   seriousViolations,
-  retype,
+  openFixedSample,
   sendAndProcess,
   reconcileLater,
 } from './fixtures';
@@ -17,11 +17,7 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   bridge,
 }) => {
   await openApp(page, bridge);
-  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
-  await page.getByRole('button', { name: 'Check every row' }).click();
-  await retype(page, '10.005', '10.01');
-  await retype(page, 'george.chen@', 'george.chen@acme.example');
-  await retype(page, '840 56309746', '840-563097462');
+  await openFixedSample(page);
   await sendAndProcess(page);
 
   // Ten virtual hours later every donation has reached the end of its life.
@@ -69,11 +65,7 @@ backgroundRefreshTest(
   'the open Reconcile page shows what the background refresh learns, without a click; a decline dismissed',
   async ({ page, bridge }) => {
     await openApp(page, bridge);
-    await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
-    await page.getByRole('button', { name: 'Check every row' }).click();
-    await retype(page, '10.005', '10.01');
-    await retype(page, 'george.chen@', 'george.chen@acme.example');
-    await retype(page, '840 56309746', '840-563097462');
+    await openFixedSample(page);
     await sendAndProcess(page);
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
     await expect(page.getByRole('heading', { name: 'Reconcile', level: 1 })).toBeVisible();

@@ -6,6 +6,7 @@ import {
   seriousViolations,
   grid,
   retype,
+  openFixedSample,
   donationsAtService,
 } from './fixtures';
 
@@ -23,11 +24,7 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   bridge,
 }) => {
   await openApp(page, bridge);
-  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
-  await page.getByRole('button', { name: 'Check every row' }).click();
-  await retype(page, '10.005', '10.01');
-  await retype(page, 'george.chen@', 'george.chen@acme.example');
-  await retype(page, '840 56309746', '840-563097462');
+  await openFixedSample(page);
   await expect(page.getByTestId('summary-invalid')).toHaveText('0');
 
   await page.getByRole('button', { name: 'Upload…' }).click();

@@ -37,6 +37,19 @@ const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} U
 const figure = (v: { count: number; amount: number }, currencyCode: string): string =>
   `${v.count} · ${formatMinor(v.amount, currencyCode)}`;
 
+/** The column heads of a table of figures, right-aligned as the figures are. */
+function FigureHeads({ figures }: { figures: ReadonlyArray<{ key: string; label: string }> }) {
+  return (
+    <>
+      {figures.map(({ key, label }) => (
+        <TableCell key={key} align="right">
+          {label}
+        </TableCell>
+      ))}
+    </>
+  );
+}
+
 function Flag({ ok, testId }: { ok: boolean; testId: string }) {
   return (
     <Chip
@@ -152,11 +165,7 @@ export function MonthReport() {
                 <TableHead>
                   <TableRow>
                     <TableCell>Currency</TableCell>
-                    {CONTROL_FIGURES.map(({ key, label }) => (
-                      <TableCell key={key} align="right">
-                        {label}
-                      </TableCell>
-                    ))}
+                    <FigureHeads figures={CONTROL_FIGURES} />
                     <TableCell>Control total</TableCell>
                   </TableRow>
                 </TableHead>
@@ -187,11 +196,7 @@ export function MonthReport() {
                 <TableHead>
                   <TableRow>
                     <TableCell>Currency</TableCell>
-                    {INFORMATION_FIGURES.map(({ key, label }) => (
-                      <TableCell key={key} align="right">
-                        {label}
-                      </TableCell>
-                    ))}
+                    <FigureHeads figures={INFORMATION_FIGURES} />
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -222,11 +227,7 @@ export function MonthReport() {
                   <TableRow>
                     <TableCell>Upload</TableCell>
                     <TableCell>Currency</TableCell>
-                    {UPLOAD_FIGURES.map(({ key, label }) => (
-                      <TableCell key={key} align="right">
-                        {label}
-                      </TableCell>
-                    ))}
+                    <FigureHeads figures={UPLOAD_FIGURES} />
                     <TableCell>Control total</TableCell>
                   </TableRow>
                 </TableHead>
