@@ -28,6 +28,19 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   await expect(page.getByTestId('donation-row')).toHaveCount(39);
   expect(await seriousViolations(page), 'axe on Reconcile').toEqual([]);
 
+  // Filtered to the declined one, whose states seen are listed when it is chosen.
+  const statusFilter = page.getByRole('combobox', { name: 'Status' });
+  await statusFilter.click();
+  await page.getByRole('option', { name: 'DECLINED' }).click();
+  await expect(page.getByTestId('donation-row')).toHaveCount(1);
+  await page.getByTestId('donation-row').click();
+  await expect(page.getByRole('list', { name: 'States seen' }).getByRole('listitem').last()).toContainText(
+    'DECLINED: seen',
+  );
+  await statusFilter.click();
+  await page.getByRole('option', { name: 'Every status' }).click();
+  await expect(page.getByTestId('donation-row')).toHaveCount(39);
+
   // The declined one, with its reason in plain words; corrected as a new donation.
   const declined = page.getByTestId('declined-donation');
   await expect(declined).toHaveCount(1);
