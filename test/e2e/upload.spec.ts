@@ -24,8 +24,14 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   bridge,
 }) => {
   await openApp(page, bridge);
+  // Main is slow to journal the edits: Upload… must wait for them (main builds the file from its copy).
+  await page.route('**/api/call/workspace.edit', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
   await openFixedSample(page);
   await expect(page.getByTestId('summary-invalid')).toHaveText('0');
+  await expect(page.getByText('Saving…')).toBeVisible();
 
   await page.getByRole('button', { name: 'Upload…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload to the giving service' });

@@ -205,9 +205,27 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     setNotice({ severity: 'info', text: `Row ${activeRow.rowNumber ?? '(new)'} deleted. Undo with Ctrl+Z.` });
   }
 
+  /**
+   * Main builds uploads and the bulk file from its own copy: every edit on screen must be saved
+   * there first. False, with the reason shown, when one could not be.
+   */
+  async function savedForMain(): Promise<boolean> {
+    if (await model.whenSaved()) return true;
+    setNotice({
+      severity: 'error',
+      text: 'Your last changes could not be saved, so nothing was sent or exported. Reopen the workspace to continue.',
+    });
+    return false;
+  }
+
+  async function openUpload() {
+    if (await savedForMain()) setUploadOpen(true);
+  }
+
   async function exportBulkFile() {
     setExportMenu(null);
     setNotice({ severity: 'info', text: 'Building the bulk file…' });
+    if (!(await savedForMain())) return;
     const result = await desk['workspace.exportBulkFile']({ id: model.id });
     if (!result.ok) return setNotice({ severity: 'error', text: result.error.message });
     downloadBytes(result.value.fileName, base64ToBytes(result.value.base64), 'application/gzip');
@@ -240,6 +258,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     exportBulkFile,
     exportInvalid,
     exportCorrected,
+    openUpload,
     undo: model.undo,
     redo: model.redo,
   });
@@ -317,7 +336,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         >
           Export
         </Button>
-        <Button size="small" onClick={() => setUploadOpen(true)}>
+        <Button size="small" onClick={() => void actions.current?.openUpload()}>
           {repairIntentId ? 'Send corrected rows' : 'Upload…'}
         </Button>
         <Menu anchorEl={exportMenu} open={!!exportMenu} onClose={() => setExportMenu(null)}>

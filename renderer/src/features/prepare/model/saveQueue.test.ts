@@ -44,22 +44,40 @@ describe('SaveQueue', () => {
     expect(queue.settled).toBe(true);
   });
 
-  it('stays failed after an edit is refused, even when a later one is taken', async () => {
+  it('sends nothing more once an edit is refused, so main never holds later edits without it', async () => {
     const { calls, send } = main();
     const states: SaveState[] = [];
     const queue = new SaveQueue(0, send, (s) => states.push(s));
     const first = queue.push(edit('a'));
+    // Waiting behind the one that will be refused.
+    void queue.push(edit('b'));
     await settle();
     calls[0]!.answer(err('VERSION_MISMATCH', 'An edit was lost.'));
     await first;
-    const second = queue.push(edit('b'));
-    await settle();
-    calls[1]!.answer(ok({ version: 1 }));
-    await second;
+    void queue.push(edit('c'));
+    expect(await queue.whenSaved()).toBe(false);
+    expect(calls).toHaveLength(1);
     expect(states).toEqual([{ status: 'saving' }, { status: 'failed', message: 'An edit was lost.' }]);
   });
 
-  it('counts a call that throws as a failed save, and goes on with the next', async () => {
+  it('lets a reader of main’s copy wait until every edit made so far is saved', async () => {
+    const { calls, send } = main();
+    const queue = new SaveQueue(0, send, () => undefined);
+    void queue.push(edit('a'));
+    let saved: boolean | null = null;
+    void queue.whenSaved().then((s) => (saved = s));
+    await settle();
+    // An edit made while waiting is waited for too.
+    void queue.push(edit('b'));
+    calls[0]!.answer(ok({ version: 1 }));
+    await settle();
+    expect(saved).toBeNull();
+    calls[1]!.answer(ok({ version: 2 }));
+    await settle();
+    expect(saved).toBe(true);
+  });
+
+  it('counts a call that throws as a failed save', async () => {
     const states: SaveState[] = [];
     let n = 0;
     const queue = new SaveQueue(
@@ -70,7 +88,7 @@ describe('SaveQueue', () => {
     );
     await queue.push(edit('a'));
     await queue.push(edit('b'));
-    expect(n).toBe(2);
+    expect(n).toBe(1);
     expect(states.at(-1)).toEqual({ status: 'failed', message: 'The bridge went away.' });
   });
 

@@ -256,6 +256,9 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     return () => clearTimeout(timer);
   }, [checker, rows, resultsVersion, adoptAcrossWorker]);
 
+  /** Resolves once every edit made so far is saved (true) or one was refused (false). */
+  const whenSaved = useCallback(() => saveQueue.current?.whenSaved() ?? Promise.resolve(true), []);
+
   const persist = useCallback((edits: WorkspaceEdit[]) => {
     void saveQueue.current?.push(edits);
   }, []);
@@ -464,6 +467,7 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     summary,
     checked,
     save,
+    whenSaved,
     edit,
     insertRows,
     deleteRows,
