@@ -42,8 +42,17 @@ export const donationRowSchema = z.object({
 
 /** What became of a declined donation: it stays open until it has a replacement or is dismissed. */
 export const resolutionSchema = z.discriminatedUnion('kind', [
-  /** A corrected donation was sent and no answer came back: it may or may not exist. */
-  z.object({ kind: z.literal('replacing'), at: z.string() }),
+  /**
+   * A corrected donation was sent and no answer came back: it may or may not exist. `sent` is what
+   * it asked for, to send the same again if it turns out not to exist.
+   */
+  z.object({
+    kind: z.literal('replacing'),
+    at: z.string(),
+    sent: z
+      .object({ recipientId: z.string(), amount: z.number().int(), currencyCode: z.string() })
+      .optional(),
+  }),
   z.object({ kind: z.literal('replaced'), at: z.string(), replacementId: z.string() }),
   z.object({ kind: z.literal('dismissed'), at: z.string(), reason: z.string() }),
 ]);
@@ -188,7 +197,11 @@ export type MonthReport = z.infer<typeof monthReportSchema>;
 
 const listRequest = z
   .object({
-    /** Default: every bulk in the ledger for the current environment. */
+    /**
+     * Default: every bulk in the ledger for the current environment. Empty: every donation of the
+     * account is read, and those this app made are kept (its bulks', its corrections and single
+     * donations) — how a correction whose answer was lost is found.
+     */
     bulkIds: z.array(bulkId).max(10_000).optional(),
     status: donationStatusSchema.optional(),
     /** Chosen by the caller so it can cancel with donations.cancel and match job.progress events. */

@@ -8,6 +8,20 @@ import type { DonationStore, StoredDonation } from './donationStore';
 
 type Changes = ChannelInput<'donations.correct'>['changes'];
 
+/** The recipient, amount and currency a create request asks for, when it has them in their place. */
+function sentOf(
+  attributes: Record<string, unknown>,
+): { recipientId: string; amount: number; currencyCode: string } | null {
+  const destination = attributes.destination as { recipientId?: unknown } | undefined;
+  const funds = attributes.funds as { amount?: unknown; currencyCode?: unknown } | undefined;
+  const recipientId = destination?.recipientId;
+  const amount = funds?.amount;
+  const currencyCode = funds?.currencyCode;
+  if (typeof recipientId !== 'string' || typeof currencyCode !== 'string') return null;
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) return null;
+  return { recipientId, amount, currencyCode };
+}
+
 /**
  * POST /donations with the attempt written down (and saved) first. The note is taken back only when
  * the failure proves nothing was made: an unreadable answer (BAD_RESPONSE) or a lost one
@@ -111,9 +125,11 @@ export async function sendReplacement(
   at: () => string,
 ): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
   const before = declined.resolution;
+  const sent = sentOf(attributes);
   // Only an answer that proves nothing was made lets the declined donation go back to open.
   const created = await createWrittenDown(client, store, attributes, {
-    write: () => store.resolve(declined.resource.id, { kind: 'replacing', at: at() }),
+    write: () =>
+      store.resolve(declined.resource.id, { kind: 'replacing', at: at(), ...(sent ? { sent } : {}) }),
     takeBack: () => store.resolve(declined.resource.id, before ?? null),
   });
   const now = at();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
-import { REPLACES_KEY } from '../../../shared/mapping';
+import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
+import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
 import type { CheckReplacements } from '../upload/context';
 import { DeskFailure } from '../../../shared/result';
@@ -58,6 +59,17 @@ const SAVE_EVERY_MS = 2_000;
 type ListResult = ChannelResponse<'donations.list'>;
 
 /** The declined donation a listed one says it replaces, when this app has it as declined. */
+/** A donation this app made: in one of its bulks, or marked as its correction or single donation. */
+function madeHere(resource: DonationResource, ourBulks: ReadonlySet<string>): boolean {
+  const metadata = resource.attributes.metadata ?? {};
+  const bulkId = resource.attributes.bulkId;
+  return (
+    (bulkId !== null && bulkId !== undefined && ourBulks.has(bulkId)) ||
+    metadata[REPLACES_KEY] !== undefined ||
+    metadata[SINGLE_KEY] !== undefined
+  );
+}
+
 function replacedBy(store: DonationStore, id: string | undefined): string | null {
   if (!id) return null;
   const declined = store.get(id);
@@ -103,7 +115,16 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     store: DonationStore,
     ledger: LedgerView,
     bulkIds: Array<string | undefined>,
-    options: { status?: string; jobId?: string; pageSize?: number },
+    options: {
+      status?: string;
+      jobId?: string;
+      pageSize?: number;
+      /**
+       * Keep only donations this app made (of these bulks, or marked as a correction or a single
+       * donation of its own), and those already kept: for reading every donation of the account.
+       */
+      onlyOurs?: ReadonlySet<string>;
+    },
   ): Promise<number> => {
     const jobId = options.jobId ?? randomUUID();
     if (running.has(jobId))
@@ -134,6 +155,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
               const at = new Date(now()).toISOString();
               for (const resource of page) {
                 const known = store.get(resource.id);
+                if (options.onlyOurs && !known && !madeHere(resource, options.onlyOurs)) continue;
                 const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
                 store.record(
                   resource,
@@ -223,7 +245,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   const list = async (input: ChannelInput<'donations.list'>): Promise<ListResult> => {
     const { environment, store, ledger } = await context();
-    // An empty list asks for every donation of the account (no bulk filter); absent means the ledger's.
+    // An empty list reads every donation of the account (no bulk filter), keeping those this app
+    // made (to find a correction whose answer was lost); absent means the ledger's bulks.
     const bulkIds = input.bulkIds ?? ledgerBulkIds(ledger, environment);
     const everything = input.bulkIds !== undefined && input.bulkIds.length === 0;
     const filter = {
@@ -234,6 +257,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     const inUploads = replacementsInUploads(ledger, environment);
     if (input.cached) return listing(store, filter, 0, inUploads);
     const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
+      ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),
       ...(input.status ? { status: input.status } : {}),
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),

@@ -27,8 +27,15 @@ async function correctWithoutAnswer(donationId: string, recipientId: string): Pr
   }
 }
 
-/** The same correction made at the service by another way in: as if the lost answer's request had landed. */
-async function landAtService(declinedId: string, recipientId: string, amount: number): Promise<string> {
+/**
+ * A donation made at the service by another way in: as if a lost answer's request had landed, or
+ * made by another system.
+ */
+async function landAtService(
+  recipientId: string,
+  amount: number,
+  metadata: Record<string, string>,
+): Promise<string> {
   const token = await fetch(s.emu.tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -47,7 +54,7 @@ async function landAtService(declinedId: string, recipientId: string, amount: nu
         attributes: {
           destination: { recipientId },
           funds: { amount, currencyCode: 'USD', paymentType: 'DONATION_REPORT' },
-          metadata: { [REPLACES_KEY]: declinedId },
+          metadata,
         },
       },
     }),
@@ -82,7 +89,9 @@ describe('a correction whose answer never came', () => {
 
     await correctWithoutAnswer(made.id, s.good[1] as string);
     await correctWithoutAnswer(notMade.id, s.good[2] as string);
-    const replacementId = await landAtService(made.id, s.good[1] as string, made.amount);
+    const replacementId = await landAtService(s.good[1] as string, made.amount, { [REPLACES_KEY]: made.id });
+    // A donation of the same account that another system made.
+    const elsewhere = await landAtService(s.good[0] as string, 999, { team: 'payroll-giving' });
 
     // Reading the uploads alone cannot see it (a single donation belongs to no bulk)…
     const uploads = await desk.call('donations.list', {});
@@ -93,6 +102,10 @@ describe('a correction whose answer never came', () => {
     const found = after.donations.find((d) => d.id === made.id);
     expect(found?.resolution).toMatchObject({ kind: 'replaced', replacementId });
     expect(after.donations.find((d) => d.id === replacementId)?.replaces).toBe(made.id);
+    // What this app did not make is read past, not kept.
+    const kept = await desk.call('donations.list', { bulkIds: [], cached: true });
+    expect(kept.donations.some((d) => d.id === elsewhere)).toBe(false);
+    expect(kept.donations.some((d) => d.id === replacementId)).toBe(true);
     const again = await expectFailure(
       desk.call('donations.correct', {
         donationId: made.id,

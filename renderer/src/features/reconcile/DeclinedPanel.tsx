@@ -35,6 +35,9 @@ function reasonText(e: DonationView['errors'][number]): string {
   return `${what}${e.detail ? `: ${e.detail}` : ''} (${[e.status, `about the ${attributeOf(e.pointer)}`].filter(Boolean).join(', ')})`;
 }
 
+/** Failures after which the correction may have been made (its answer was lost or unreadable). */
+const MAYBE_MADE = new Set(['AMBIGUOUS', 'BAD_RESPONSE']);
+
 /** Open: neither replaced nor dismissed (a correction whose answer never came may not exist). */
 const isOpen = (d: DonationView) => !d.resolution || d.resolution.kind === 'replacing';
 
@@ -54,7 +57,7 @@ function ReplacingActions(props: {
     <Stack spacing={0.5} sx={{ maxWidth: 380 }}>
       <Typography color={props.searched ? 'text.primary' : 'warning.dark'} data-testid="resolution">
         {props.searched
-          ? `Not among every donation of the account, read ${new Date(props.searched).toLocaleString()}: the correction sent ${new Date(props.at).toLocaleString()} was not made, so sending it again is safe.`
+          ? `Not among every donation of the account, read from ${new Date(props.searched).toLocaleString()}: the correction sent ${new Date(props.at).toLocaleString()} was not made, so sending it again is safe.`
           : `A correction sent ${new Date(props.at).toLocaleString()} got no answer: the service may have made it.`}
       </Typography>
       <Stack direction="row" spacing={1}>
@@ -88,7 +91,10 @@ interface Props {
   onSearchAll?(): void;
   /** A listing is running: nothing that depends on the service's list is offered meanwhile. */
   busyListing?: boolean;
-  /** When every donation of the account was last read (ISO), if it was while this page showed. */
+  /**
+   * When the last reading of every donation of the account began (ISO), if it ran while this page
+   * showed: it can only speak for corrections sent before then.
+   */
   searchedAllAt?: string | null;
 }
 
@@ -108,6 +114,8 @@ export function DeclinedPanel({
   const [busy, setBusy] = useState(false);
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [gridError, setGridError] = useState<string | null>(null);
+  /** Why the last correction's answer never came (shown above the list, the dialog being closed). */
+  const [lost, setLost] = useState<string | null>(null);
 
   const groups = useMemo(() => {
     const byCode = new Map<string, DonationView[]>();
@@ -120,8 +128,13 @@ export function DeclinedPanel({
 
   function open(kind: NonNullable<Action>['kind'], donation: DonationView) {
     setAction({ kind, donation });
-    setRecipientId(donation.recipientId);
-    setAmount(minorToMajorString(donation.amount, donation.currencyCode));
+    // Sending again means sending what was sent before, as it was fixed then.
+    const sent =
+      kind === 'retry' && donation.resolution?.kind === 'replacing' ? donation.resolution.sent : undefined;
+    setRecipientId(sent?.recipientId ?? donation.recipientId);
+    setAmount(
+      minorToMajorString(sent?.amount ?? donation.amount, sent?.currencyCode ?? donation.currencyCode),
+    );
     setReason('');
     setError(null);
   }
@@ -130,6 +143,7 @@ export function DeclinedPanel({
     if (!action) return;
     setBusy(true);
     setError(null);
+    setLost(null);
     if (action.kind === 'dismiss') {
       const r = await desk['donations.dismiss']({ donationId: action.donation.id, reason });
       setBusy(false);
@@ -155,6 +169,11 @@ export function DeclinedPanel({
       if (!r.ok) {
         // An answer that never came leaves the donation "replacing" in main: the list shows it so.
         onChanged();
+        if (MAYBE_MADE.has(r.error.code)) {
+          // The correction may exist now: the dialog closes, so sending again takes a new look first.
+          setAction(null);
+          return setLost(r.error.message);
+        }
         return setError(r.error.message);
       }
     }
@@ -215,6 +234,11 @@ export function DeclinedPanel({
           {chosen.length === 0 ? 'Select all open' : 'Clear selection'}
         </Button>
       </Stack>
+      {lost && (
+        <Alert severity="warning" role="alert" sx={{ mt: 1 }} onClose={() => setLost(null)}>
+          {lost} The donation below shows what to do next.
+        </Alert>
+      )}
       {gridError && (
         <Alert severity="error" role="alert" sx={{ mt: 1 }}>
           {gridError}

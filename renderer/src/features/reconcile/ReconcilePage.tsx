@@ -156,7 +156,7 @@ export default function ReconcilePage() {
   const [status, setStatus] = useState<DonationStatus | ''>('');
   const [bulk, setBulk] = useState('');
   const [page, setPage] = useState(0);
-  const [selected, setSelected] = useState<DonationView | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [searchedAllAt, setSearchedAllAt] = useState<string | null>(null);
 
@@ -207,6 +207,9 @@ export default function ReconcilePage() {
    */
   async function refresh(everything = false) {
     const id = `reconcile-${Date.now()}`;
+    // A correction sent after the reading began may sit on a page already read: only those sent
+    // before this moment can be judged by it.
+    const startedAt = new Date().toISOString();
     ownJob.current = id;
     setJob({ id, done: 0, total: null });
     setError(null);
@@ -214,7 +217,7 @@ export default function ReconcilePage() {
     setJob(null);
     if (!r.ok) return setError(r.error.message);
     if (everything) {
-      setSearchedAllAt(new Date().toISOString());
+      setSearchedAllAt(startedAt);
       return reloadCached();
     }
     setDonations(r.value.donations);
@@ -258,7 +261,11 @@ export default function ReconcilePage() {
     [donations, status, bulk],
   );
   const declined = useMemo(() => donations.filter((d) => d.state === 'DECLINED'), [donations]);
-  const pageRows = shown.slice(page * 50, page * 50 + 50);
+  // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
+  const currentPage = Math.min(page, Math.max(0, Math.ceil(shown.length / 50) - 1));
+  const pageRows = shown.slice(currentPage * 50, currentPage * 50 + 50);
+  // The chosen donation as last read, so its states seen follow a refresh.
+  const selected = useMemo(() => donations.find((d) => d.id === selectedId) ?? null, [donations, selectedId]);
 
   return (
     <Stack spacing={2}>
@@ -376,7 +383,7 @@ export default function ReconcilePage() {
                   key={d.id}
                   hover
                   selected={selected?.id === d.id}
-                  onClick={() => setSelected(d)}
+                  onClick={() => setSelectedId(d.id)}
                   data-testid="donation-row"
                   sx={{ cursor: 'pointer' }}
                 >
@@ -384,7 +391,7 @@ export default function ReconcilePage() {
                     <Button
                       variant="text"
                       size="small"
-                      onClick={() => setSelected(d)}
+                      onClick={() => setSelectedId(d.id)}
                       sx={{ textTransform: 'none', p: 0 }}
                     >
                       {d.recipientId}
@@ -429,7 +436,7 @@ export default function ReconcilePage() {
         <TablePagination
           component="div"
           count={shown.length}
-          page={page}
+          page={currentPage}
           onPageChange={(_, p) => setPage(p)}
           rowsPerPage={50}
           rowsPerPageOptions={[50]}
