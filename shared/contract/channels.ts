@@ -179,7 +179,7 @@ export const channels = {
   },
   /**
    * Packed rows sent ahead of workspace.create, while the person confirms the mapping: main holds
-   * the last rows sent (for half an hour at most) and create takes them by `stageId`.
+   * the last rows sent (for ten minutes at most) and create takes them by `stageId`.
    */
   'workspace.stageRows': {
     request: z.object({ packedRows: packedRowsInputSchema }).strict(),

@@ -158,7 +158,17 @@ describe('WorkspaceStore', () => {
     expect(await store.list()).toHaveLength(1);
   });
 
-  it('lets staged rows go after half an hour', async () => {
+  it('lets staged rows go when a workspace is made from rows sent with the request', async () => {
+    const store = new WorkspaceStore(await mkdtemp(join(tmpdir(), 'desk-ws-')));
+    const rows = { texts: 'a', lengths: new Uint32Array([1]), rowNumbers: [2], width: 1 };
+    const { stageId } = store.stageRows(rows);
+    await store.create({ name: 'Sent', source, headers: ['A'], packedRows: rows, mapping: null });
+    await expect(
+      store.create({ name: 'Staged', source, headers: ['A'], stagedRows: stageId, mapping: null }),
+    ).rejects.toMatchObject({ code: 'STAGED_ROWS_GONE' });
+  });
+
+  it('lets staged rows go after ten minutes', async () => {
     vi.useFakeTimers();
     try {
       const store = new WorkspaceStore(await mkdtemp(join(tmpdir(), 'desk-ws-')));
@@ -168,7 +178,7 @@ describe('WorkspaceStore', () => {
         rowNumbers: [2],
         width: 1,
       });
-      vi.advanceTimersByTime(30 * 60 * 1000);
+      vi.advanceTimersByTime(10 * 60 * 1000);
       await expect(
         store.create({ name: 'Late', source, headers: ['A'], stagedRows: stageId, mapping: null }),
       ).rejects.toMatchObject({ code: 'STAGED_ROWS_GONE' });

@@ -26,7 +26,7 @@ const SNAPSHOT = 'workspace.json';
 const JOURNAL = 'journal.ndjson';
 const META = 'meta.json';
 /** How long rows sent ahead of a new workspace are held (see stageRows). */
-const STAGED_FOR_MS = 30 * 60 * 1000;
+const STAGED_FOR_MS = 10 * 60 * 1000;
 
 /**
  * Workspaces on disk: a snapshot written atomically plus a journal of edits appended with fsync.
@@ -53,7 +53,7 @@ export class WorkspaceStore {
 
   /**
    * Holds packed rows for the workspace about to be created from them, so that confirming the
-   * mapping leaves only the file to write. Held for half an hour at most, and only the last rows sent.
+   * mapping leaves only the file to write. Held for ten minutes at most, and only the last rows sent.
    */
   stageRows(packedRows: PackedRows): { stageId: string; rowCount: number } {
     const json = JSON.stringify({ ...packedRows, lengths: lengthsText(packedRows.lengths) });
@@ -147,7 +147,10 @@ export class WorkspaceStore {
       staged ? `${snapshot.slice(0, -1)},"packedRows":${staged.json}}` : snapshot,
     );
     await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
+    // Rows staged and then sent with the request after all (held too long, or another file's) are
+    // not needed any more either.
     if (staged) this.dropStaged(staged.id);
+    else this.dropStaged();
     this.versions.set(id, 0);
     return { ...meta, nextKey, version: 0 };
   }
