@@ -103,7 +103,11 @@ export class DonationStore {
     resource: DonationResource,
     row: DonationRowLink | null,
     at: string,
-    link: { replaces?: string } = {},
+    /**
+     * `replaces`: the declined donation it corrects. `sentAt`: for a donation this app sent whose
+     * answer was lost, when it was sent (it then counts from then, not from when it was found).
+     */
+    link: { replaces?: string; sentAt?: string } = {},
   ): StoredDonation {
     const before = this.donations.get(resource.id);
     const seenUpdate = before?.resource.attributes.state.statusLastUpdated;
@@ -124,7 +128,7 @@ export class DonationStore {
       resource,
       history: nextHistory,
       row: row ?? before?.row ?? null,
-      firstSeenAt: before?.firstSeenAt ?? at,
+      firstSeenAt: before?.firstSeenAt ?? link.sentAt ?? at,
       lastSeenAt: at,
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,

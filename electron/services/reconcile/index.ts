@@ -157,12 +157,13 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 const known = store.get(resource.id);
                 if (options.onlyOurs && !known && !madeHere(resource, options.onlyOurs)) continue;
                 const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
-                store.record(
-                  resource,
-                  known?.row ?? matcher.match(resource),
-                  at,
-                  replaces ? { replaces } : {},
-                );
+                // A correction whose answer was lost, found now: it was sent when the attempt was written down.
+                const pending = replaces ? store.get(replaces)?.resolution : null;
+                const sentAt = !known && pending?.kind === 'replacing' ? pending.at : undefined;
+                store.record(resource, known?.row ?? matcher.match(resource), at, {
+                  ...(replaces ? { replaces } : {}),
+                  ...(sentAt ? { sentAt } : {}),
+                });
                 // A correction sent in a bulk file closes its declined donation once it is seen.
                 if (replaces && store.get(replaces)?.resolution?.kind !== 'replaced') {
                   store.resolve(replaces, { kind: 'replaced', at, replacementId: resource.id });

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLACES_KEY } from '../../../shared/mapping';
 import {
@@ -96,8 +98,16 @@ describe('a correction whose answer never came', () => {
     // Reading the uploads alone cannot see it (a single donation belongs to no bulk)…
     const uploads = await desk.call('donations.list', {});
     expect(uploads.donations.find((d) => d.id === made.id)?.resolution?.kind).toBe('replacing');
+    const sentAt = uploads.donations.find((d) => d.id === made.id)?.resolution?.at;
     // …every donation of the account can.
     await desk.call('donations.list', { bulkIds: [] });
+    // Found later, it counts from when it was sent (the month-end report goes by that).
+    const file = JSON.parse(
+      await readFile(join(s.dataDir, 'reconcile', 'donations-offline.json'), 'utf8'),
+    ) as {
+      donations: Array<{ resource: { id: string }; firstSeenAt: string }>;
+    };
+    expect(file.donations.find((d) => d.resource.id === replacementId)?.firstSeenAt).toBe(sentAt);
     const after = await desk.call('donations.list', { cached: true });
     const found = after.donations.find((d) => d.id === made.id);
     expect(found?.resolution).toMatchObject({ kind: 'replaced', replacementId });
