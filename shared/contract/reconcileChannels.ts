@@ -58,6 +58,13 @@ export const resolutionSchema = z.discriminatedUnion('kind', [
 ]);
 export type Resolution = z.infer<typeof resolutionSchema>;
 
+/**
+ * A declined donation is open until it is replaced or dismissed: a correction whose answer never
+ * came may not exist, so it leaves it open.
+ */
+export const isOpenResolution = (resolution: Resolution | null): boolean =>
+  resolution === null || resolution.kind === 'replacing';
+
 export const donationViewSchema = z.object({
   id: z.string(),
   recipientId: z.string(),

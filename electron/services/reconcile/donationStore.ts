@@ -8,6 +8,7 @@ import {
   resolutionSchema,
   type Resolution,
 } from '../../../shared/contract/reconcileChannels';
+import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../storage/atomicFile';
 
@@ -39,6 +40,15 @@ const storeFileSchema = z.object({
   donations: z.array(storedDonationSchema),
   singles: z.array(singleAttemptSchema).default([]),
 });
+
+/**
+ * Whether a donation carries one of the app's own metadata pairs for donations it sends one at a
+ * time: a correction (the declined donation it replaces) or a single donation from the form.
+ */
+export function markedByThisApp(resource: DonationResource): boolean {
+  const metadata = resource.attributes.metadata ?? {};
+  return metadata[REPLACES_KEY] !== undefined || metadata[SINGLE_KEY] !== undefined;
+}
 
 export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
-import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
+import { REPLACES_KEY } from '../../../shared/mapping';
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
 import type { CheckReplacements } from '../upload/context';
@@ -10,7 +10,7 @@ import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
 import type { Environments } from '../environments';
 import type { EventBus } from '../eventBus';
-import { DonationStore, FINAL_DONATION_STATES, type StoredDonation } from './donationStore';
+import { DonationStore, FINAL_DONATION_STATES, markedByThisApp, type StoredDonation } from './donationStore';
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
 import { createSingleDonation } from './singleDonation';
@@ -58,18 +58,13 @@ const SAVE_EVERY_MS = 2_000;
 
 type ListResult = ChannelResponse<'donations.list'>;
 
-/** The declined donation a listed one says it replaces, when this app has it as declined. */
 /** A donation this app made: in one of its bulks, or marked as its correction or single donation. */
 function madeHere(resource: DonationResource, ourBulks: ReadonlySet<string>): boolean {
-  const metadata = resource.attributes.metadata ?? {};
   const bulkId = resource.attributes.bulkId;
-  return (
-    (bulkId !== null && bulkId !== undefined && ourBulks.has(bulkId)) ||
-    metadata[REPLACES_KEY] !== undefined ||
-    metadata[SINGLE_KEY] !== undefined
-  );
+  return (!!bulkId && ourBulks.has(bulkId)) || markedByThisApp(resource);
 }
 
+/** The declined donation a listed one says it replaces, when this app has it as declined. */
 function replacedBy(store: DonationStore, id: string | undefined): string | null {
   if (!id) return null;
   const declined = store.get(id);

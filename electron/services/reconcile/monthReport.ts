@@ -1,6 +1,10 @@
-import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
-import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
-import type { StoredDonation } from './donationStore';
+import {
+  isOpenResolution,
+  type MonthReport,
+  type ReportLine,
+} from '../../../shared/contract/reconcileChannels';
+import { REPLACES_KEY } from '../../../shared/mapping';
+import { markedByThisApp, type StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import { uploadControls } from './views';
 
@@ -43,7 +47,7 @@ function stateOf(d: StoredDonation): State {
     case 'CLEARED':
       return 'cleared';
     case 'DECLINED':
-      return d.resolution && d.resolution.kind !== 'replacing' ? 'declinedResolved' : 'declinedOpen';
+      return isOpenResolution(d.resolution) ? 'declinedOpen' : 'declinedResolved';
   }
 }
 
@@ -57,8 +61,7 @@ const isCorrection = (d: StoredDonation): boolean =>
  * neither of the app's pairs and are left out.
  */
 const sentOneByOne = (d: StoredDonation): boolean =>
-  !d.resource.attributes.bulkId &&
-  (isCorrection(d) || d.resource.attributes.metadata?.[SINGLE_KEY] !== undefined);
+  !d.resource.attributes.bulkId && (d.replaces !== null || markedByThisApp(d.resource));
 
 /**
  * The month-end report of a UTC month, per currency to the minor unit. The month holds the uploads

@@ -1,4 +1,8 @@
-import type { DonationView, UploadControl } from '../../../shared/contract/reconcileChannels';
+import {
+  isOpenResolution,
+  type DonationView,
+  type UploadControl,
+} from '../../../shared/contract/reconcileChannels';
 import type { StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 
@@ -120,7 +124,7 @@ export function uploadControls(
         const status = a.state.processingStatus;
         const target = status === 'DECLINED' ? declined : status === 'ACCEPTED' ? pending : accepted;
         add(target, a.funds.currencyCode, 1, a.funds.amount);
-        if (status === 'DECLINED' && (!d.resolution || d.resolution.kind === 'replacing')) declinedOpen++;
+        if (status === 'DECLINED' && isOpenResolution(d.resolution)) declinedOpen++;
       }
     }
     if (bulkIds.length === 0) continue;

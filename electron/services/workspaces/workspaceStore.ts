@@ -68,7 +68,7 @@ export class WorkspaceStore {
   }
 
   /** Lets the staged rows go (those of `id` only, when given). */
-  dropStaged(id?: string): void {
+  private dropStaged(id?: string): void {
     if (!this.staged || (id !== undefined && this.staged.id !== id)) return;
     clearTimeout(this.staged.timer);
     this.staged = null;

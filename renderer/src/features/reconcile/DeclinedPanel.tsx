@@ -11,7 +11,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { DonationView } from '../../../../shared/contract/reconcileChannels';
+import { isOpenResolution, type DonationView } from '../../../../shared/contract/reconcileChannels';
 import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared/amounts';
 import { checkRecipientId } from '../../../../shared/donation';
 import { desk } from '../../app/deskClient';
@@ -39,7 +39,7 @@ function reasonText(e: DonationView['errors'][number]): string {
 const MAYBE_MADE = new Set(['AMBIGUOUS', 'BAD_RESPONSE']);
 
 /** Open: neither replaced nor dismissed (a correction whose answer never came may not exist). */
-const isOpen = (d: DonationView) => !d.resolution || d.resolution.kind === 'replacing';
+const isOpen = (d: DonationView) => isOpenResolution(d.resolution);
 
 /**
  * A correction sent with no answer back: look for it among every donation of the account, or, once

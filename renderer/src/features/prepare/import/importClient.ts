@@ -21,11 +21,11 @@ export interface ImportedSheet extends SpreadsheetResult {
   packed: PackedTable;
   /** The rows keyed 0, 1, 2… (the same objects as `rows`). */
   workspaceRows(): WorkspaceRow[];
-  /** The rows as workspace.create takes them. */
+  /** The rows as workspace.create and workspace.stageRows take them (UTF-8 made by the reader). */
   packedInput(): Promise<PackedRowsInput>;
   /**
-   * Makes the rows and the bytes for workspace.create in small steps, while the person looks at the
-   * mapping, so that confirming it has little left to do.
+   * Makes the grid's rows in small steps while the person looks at the mapping, so that confirming
+   * it has little left to do (the bytes for main come ready from the reader: see packedInput).
    */
   prepare(): Promise<void>;
 }
@@ -40,33 +40,6 @@ function pause(): Promise<void> {
     };
     channel.port2.postMessage(null);
   });
-}
-
-/** Text as UTF-8, a quarter of a megabyte at a time, with pauses between. */
-async function utf8InSlices(text: string): Promise<Uint8Array> {
-  const SLICE = 1 << 18;
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + SLICE);
-    // Never between the two halves of a character outside the Basic Multilingual Plane.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    const part = encoder.encode(text.slice(at, end));
-    parts.push(part);
-    size += part.byteLength;
-    at = end;
-    if (at < text.length) await pause();
-  }
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }
 
 function importedSheet(
@@ -91,10 +64,10 @@ function importedSheet(
   };
   let input: Promise<PackedRowsInput> | undefined;
   const packedInput = () =>
-    (input ??= arrived.then(async () => {
-      const { texts, lengths, rowNumbers, width, textBytes } = table();
+    (input ??= arrived.then(() => {
+      const { lengths, rowNumbers, width, textBytes } = table();
       return {
-        texts: textBytes ?? (await utf8InSlices(texts)),
+        texts: textBytes,
         lengths: littleEndianBytes(lengths),
         rowNumbers: littleEndianBytes(rowNumbers),
         width,
@@ -115,7 +88,6 @@ function importedSheet(
       await arrived;
       builder ??= lazyRowsBuilder(table());
       while (!builder.next(5_000)) await pause();
-      await packedInput();
     },
   };
   Object.defineProperty(sheet, 'packed', { get: table, enumerable: true });

@@ -25,7 +25,7 @@ export interface PackedTable {
   rowNumbers: Int32Array;
   width: number;
   /** `texts` in UTF-8, as main takes them (made here, off the window's thread). */
-  textBytes?: Uint8Array;
+  textBytes: Uint8Array;
 }
 
 export type ImportRequest =
@@ -92,8 +92,8 @@ async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Prom
   // The mapping step can show as soon as the window has the first rows; the rest are packed while
   // it does (the window's first check request is still on its way).
   post({ type: 'result', result: rest, head: rows.slice(0, HEAD_ROWS), rowCount: rows.length });
-  const packed: PackedTable = packRows(rows, result.headers.length);
-  packed.textBytes = new TextEncoder().encode(packed.texts);
+  const table = packRows(rows, result.headers.length);
+  const packed: PackedTable = { ...table, textBytes: new TextEncoder().encode(table.texts) };
   post({ type: 'rows', rows: packed }, [
     packed.lengths.buffer,
     packed.rowNumbers.buffer,
