@@ -124,8 +124,14 @@ export class UploadEngine {
   }
 
   /** Row keys already out (or on their way) by fingerprint, for the duplicate guard. */
-  private duplicates(ready: readonly ReadyRow[]): ChannelResponse<'upload.preview'>['duplicates'] {
-    const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents());
+  private async duplicates(
+    ready: readonly ReadyRow[],
+  ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
+    const sent = sentFingerprints(
+      this.ctx.ledger.allGroups(),
+      this.ctx.ledger.allIntents(),
+      await this.ctx.environments.describe(),
+    );
     const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
     for (const row of ready) {
       const hit = sent.get(row.fingerprint);
@@ -142,7 +148,7 @@ export class UploadEngine {
       valid: validated.ready.length,
       invalid: validated.invalid.length,
       totals: validated.totals,
-      duplicates: this.duplicates(validated.ready),
+      duplicates: await this.duplicates(validated.ready),
       parts: (
         await planParts(
           validated.ready.map((r) => r.donation),
@@ -155,11 +161,11 @@ export class UploadEngine {
   }
 
   /** Refuses what must not be sent: mapping errors, invalid rows (unless skipped), unconfirmed duplicates. */
-  private admit(
+  private async admit(
     validated: ValidatedWorkspace,
     skipInvalid: boolean | undefined,
     confirm: 'all' | number[] | undefined,
-  ): ReadyRow[] {
+  ): Promise<ReadyRow[]> {
     if (validated.mappingProblems.length) {
       throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
         problems: validated.mappingProblems,
@@ -173,7 +179,7 @@ export class UploadEngine {
         { rowKeys: validated.invalid.map((r) => r.key) },
       );
     }
-    const flags = this.duplicates(validated.ready);
+    const flags = await this.duplicates(validated.ready);
     const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
     const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
     if (unconfirmed.length) {
@@ -307,7 +313,7 @@ export class UploadEngine {
         undefined,
         (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
-      const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
+      const rows = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
       await this.checkReplacements(rows);
       const group = await this.record(validated, rows, null, uploadId);
       const problems = await this.sendGroup(group);
@@ -346,7 +352,7 @@ export class UploadEngine {
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
-      const rows = this.admit(validated, input.skipInvalid, undefined);
+      const rows = await this.admit(validated, input.skipInvalid, undefined);
       const corrected = await this.record(validated, rows, failed.serviceId, randomUUID());
       await saveIntent(this.ctx, failed, {
         correctedByUpload: corrected.id,
