@@ -277,7 +277,7 @@ export default function PreparePage() {
               Open the sample spreadsheet
             </Button>
           </Stack>
-          <WorkspaceList onOpen={(id) => void openWorkspace(id)} />
+          <WorkspaceList onOpen={(id, repairIntentId) => void openWorkspace(id, repairIntentId)} />
         </>
       )}
     </Stack>
