@@ -41,7 +41,9 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   await dialog.getByRole('button', { name: 'Send' }).click();
 
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed');
   expect(await seriousViolations(page), 'axe on Uploads').toEqual([]);
   expect(await donationsAtService(bridge)).toBe(39);
@@ -72,7 +74,7 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await page.getByRole('button', { name: 'Upload…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
 
-  await expect(page.getByTestId('intent-state').first()).toHaveText('ERROR', { timeout: 60_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveText('Rejected', { timeout: 60_000 });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
   await page.getByRole('button', { name: 'Fix the rows' }).click();
 
