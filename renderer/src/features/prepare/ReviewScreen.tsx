@@ -37,6 +37,7 @@ import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
 import { UploadDialog } from '../uploads/UploadDialog';
 import { standingWords } from './standingWords';
+import { serviceErrorMessage } from './serviceErrorMessage';
 import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
 
 interface Props {
@@ -82,14 +83,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         r.value.issues.map((i) => ({
           rowKey: i.rowKey,
           columnIndex: i.columnIndex,
-          message:
-            i.columnIndex === null && i.rowKey !== null
-              ? `The service refused this donation as a whole: ${i.title}${i.detail ? `. ${i.detail}` : ''}${
-                  /EXTRACTION/.test(i.code)
-                    ? ' Nothing in the row needs changing: Send corrected rows sends it again in a new file.'
-                    : ''
-                }`
-              : `The service refused this: ${i.title}${i.detail ? `. ${i.detail}` : ''}`,
+          message: serviceErrorMessage(i),
           value:
             i.rowKey !== null && i.columnIndex !== null
               ? (byKey.get(i.rowKey)?.cells[i.columnIndex] ?? '')
