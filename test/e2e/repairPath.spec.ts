@@ -38,11 +38,17 @@ fastTest(
     const state = page.getByTestId('intent-state').first();
     await expect(state).toHaveText('Rejected', { timeout: 60_000 });
     await expect(state).toHaveAttribute('data-status', 'ERROR');
-    await state.hover();
-    await expect(page.getByRole('tooltip')).toHaveText('Rejected (ERROR)');
     await expect(page.getByTestId('upload-totals').first()).toHaveText(
       '4 rows: $60.00 and €100.00 in 4 donations',
     );
+    // What happened, in the app's words and counts ("1 were created" is the service's own text).
+    await expect(page.getByTestId('intent-error').first()).toHaveText(
+      'The service stopped part-way through the file. 2 donations were created; 2 rows are still to send.',
+    );
+    // The code stays at hand: in the status's tooltip.
+    await expect(state).toHaveAttribute('aria-label', 'Rejected (ERROR)');
+    await state.hover();
+    await expect(page.getByRole('tooltip')).toHaveText('Rejected (ERROR)');
 
     // Prepare's list says where the workspace stands, and offers the repair.
     await page.goto(`${bridge.origin}/#/prepare`);

@@ -12,8 +12,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
-import { bulkStatusWord, count, withCode } from '../../../../shared/i18n';
+import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from './totalsWords';
+import { intentErrorWords, intentStateWord } from './intentWords';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 
@@ -27,18 +28,6 @@ const uploadStateLabels: Record<
   error: { label: 'Needs repair', color: 'error' },
   stopped: { label: 'Stopped', color: 'warning' },
 };
-
-/** The app's own steps before the service knows the file; the service's statuses in its plain words. */
-const localStepWords: Partial<Record<IntentView['state'], string>> = {
-  creating: 'Asking for an upload address',
-  pending: 'Ready to send the file',
-  uploading: 'Sending the file',
-  abandoned: 'Never sent',
-};
-
-function intentStateWord(state: IntentView['state']): string {
-  return localStepWords[state] ?? bulkStatusWord(state);
-}
 
 const time = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -166,9 +155,11 @@ export default function UploadsPage() {
                         </strong>
                       </Tooltip>
                       {i.error && (
-                        <Typography variant="body2" color="error">
-                          <span title={i.error.code}>{i.error.title}</span>: {i.error.detail}
-                        </Typography>
+                        <Tooltip title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}>
+                          <Typography variant="body2" color="error" data-testid="intent-error">
+                            {intentErrorWords(i)?.text}
+                          </Typography>
+                        </Tooltip>
                       )}
                       {i.correctedByUpload && (
                         <Typography variant="body2">Corrected by a later upload.</Typography>
