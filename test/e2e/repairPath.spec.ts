@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { fastTest, test, expect, openApp, grid, serviceFaults, donationsAtService } from './fixtures';
+import {
+  fastTest,
+  test,
+  expect,
+  openApp,
+  grid,
+  serviceFaults,
+  donationsAtService,
+  seriousViolations,
+} from './fixtures';
 
 async function importCsv(page: Page, name: string, lines: string[]) {
   await page
@@ -55,6 +64,7 @@ fastTest(
     const listed = workspaceRow(page, 'partial (Sheet1)');
     await expect(listed.getByTestId('workspace-standing')).toHaveText('Needs repair');
     await expect(listed).not.toContainText('Ready to upload');
+    expect(await seriousViolations(page), 'axe on the list of workspaces').toEqual([]);
     await listed.getByRole('button', { name: 'Fix the rows' }).click();
 
     await expect(page.getByTestId('repair-note')).toContainText(
@@ -73,6 +83,7 @@ fastTest(
     await page.keyboard.press('F8');
     await expect(page.getByTestId('grid-status')).toContainText('Charity ID, row 5: The service refused');
     await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
+    expect(await seriousViolations(page), 'axe on the workspace under repair').toEqual([]);
 
     // The resend states the amounts actually sent: the two rows without a donation.
     await serviceFaults(bridge, { partialExtractionFailure: null });
