@@ -96,6 +96,8 @@ fastTest(
       '2 rows: $30.00 and €100.00 in 2 donations',
     );
     expect(await donationsAtService(bridge)).toBe(4);
+    // The rejected upload, listed below its correction, needs nothing more.
+    await expect(page.getByTestId('upload-state').nth(1)).toHaveText('Corrected');
 
     await page.goto(`${bridge.origin}/#/prepare`);
     await expect(workspaceRow(page, 'partial (Sheet1)').getByTestId('workspace-standing')).toHaveText(

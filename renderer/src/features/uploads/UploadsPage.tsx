@@ -29,6 +29,8 @@ const uploadStateLabels: Record<
   stopped: { label: 'Stopped', color: 'warning' },
 };
 
+const correctedLabel = { label: 'Corrected', color: 'success' as const };
+
 const time = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -102,7 +104,12 @@ export default function UploadsPage() {
         <Typography>Nothing uploaded yet. Open a workspace in Prepare and choose Upload.</Typography>
       )}
       {uploads?.map((u) => {
-        const state = uploadStateLabels[u.state];
+        // A rejected upload whose rejected files were all sent again needs nothing more.
+        const rejected = u.intents.filter((i) => i.state === 'ERROR');
+        const state =
+          u.state === 'error' && rejected.length > 0 && rejected.every((i) => i.correctedByUpload)
+            ? correctedLabel
+            : uploadStateLabels[u.state];
         return (
           <Paper
             key={u.uploadId}
