@@ -335,12 +335,12 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
           label="Only rows with errors"
         />
-        <Tooltip title="Previous error (Shift+F8)">
+        <Tooltip title="Previous error; once none is left, previous warning (Shift+F8)">
           <IconButton aria-label="Previous error" onClick={() => actions.current?.jumpToError(-1)}>
             <NavigateBefore />
           </IconButton>
         </Tooltip>
-        <Tooltip title="Next error (F8)">
+        <Tooltip title="Next error; once none is left, next warning (F8)">
           <IconButton aria-label="Next error" onClick={() => actions.current?.jumpToError(1)}>
             <NavigateNext />
           </IconButton>
@@ -685,7 +685,7 @@ const KeysHelp = memo(function KeysHelp() {
     <Typography variant="body2" color="text.secondary">
       Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and paste
       blocks with Excel · Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 / Shift+F8
-      next and previous error.
+      next and previous error, then warning.
     </Typography>
   );
 });
