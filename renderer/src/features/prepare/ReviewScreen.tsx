@@ -200,8 +200,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
   const fileLevelServiceErrors = serviceErrors?.filter((e) => e.rowKey === null) ?? [];
 
   const rowHasWarning = (key: number) =>
-    !!model.resultOf(key)?.issues.some((i) => i.severity === 'warning') ||
-    !!model.fileIssues.get(key)?.some((i) => i.severity === 'warning');
+    model.hasWarning(key) || !!model.fileIssues.get(key)?.some((i) => i.severity === 'warning');
 
   /**
    * F8 / Shift+F8: the next (previous) row with an error; once no error is left in the grid, the next
