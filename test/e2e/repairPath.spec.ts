@@ -129,6 +129,10 @@ fastTest('an uploaded workspace is listed as uploaded, not as ready to upload', 
     'Uploaded',
   );
   await expect(workspaceRow(page, 'november (Sheet1)')).toContainText('processed by the service');
+  await workspaceRow(page, 'november (Sheet1)')
+    .getByRole('link', { name: /See the upload of/ })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
 });
 
 test('F8 stops on warnings once no error is left', async ({ page, bridge }) => {

@@ -110,6 +110,16 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
                         Fix the rows
                       </Button>
                     )}
+                    {item.standing?.upload && !repair && (
+                      <Button
+                        size="small"
+                        variant="text"
+                        href="#/uploads"
+                        aria-label={`See the upload of ${item.name} in Uploads`}
+                      >
+                        See in Uploads
+                      </Button>
+                    )}
                   </Stack>
                 </TableCell>
                 <TableCell align="right">{item.counts?.rows.toLocaleString() ?? '—'}</TableCell>
