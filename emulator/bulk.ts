@@ -203,7 +203,8 @@ export function runBulkStep(core: Core, bulk: BulkRecord): void {
     if (outcome.kind === 'invalid') {
       bulk.counts = { uploaded: outcome.uploaded, invalid: outcome.invalid.length };
       const errorFile = gzipSync(JSON.stringify({ data: outcome.invalid }));
-      const detail = `${outcome.invalid.length} of ${outcome.uploaded} donations are invalid; download the error file, correct them and upload a new file.`;
+      const one = outcome.invalid.length === 1;
+      const detail = `${outcome.invalid.length} of ${outcome.uploaded} donations ${one ? 'is' : 'are'} invalid; download the error file, correct ${one ? 'it' : 'them'} and upload a new file.`;
       fail(core, bulk, at, { form: 'donations', detail, fileName: 'donation-errors.gz' }, errorFile);
       return;
     }

@@ -83,6 +83,13 @@ describe('recipientCheck: validation (the app’s Offline sandbox)', () => {
     expect(await listAll(h, `filter[bulk]=${data.id as string}`)).toHaveLength(0);
   });
 
+  it('words the bulk error for one invalid donation in the singular', async () => {
+    const data = await settle(h, [donation(r.good as string, 500), donation(r.unknownCause as string, 600)]);
+    expect(data.attributes.errors[0].detail).toBe(
+      '1 of 2 donations is invalid; download the error file, correct it and upload a new file.',
+    );
+  });
+
   it('lets a cause not in good standing through validation: it is created, then declined minutes later', async () => {
     const data = await settle(h, [
       donation(r.good as string, 500),
