@@ -18,12 +18,19 @@ import {
  */
 const SCREENSHOTS = process.env.DESK_SCREENSHOTS === '1';
 const WIDTH = 1440;
+const HEIGHT = 900;
 
-test.use({ viewport: { width: WIDTH, height: 900 } });
+test.use({ viewport: { width: WIDTH, height: HEIGHT } });
 
-async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+/** A screenshot for the README (only with DESK_SCREENSHOTS=1); `height` shows more of a long page. */
+async function shot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; height?: number } = {},
+): Promise<void> {
   if (!SCREENSHOTS) return;
   await mkdir('docs/images', { recursive: true });
+  if (options.height) await page.setViewportSize({ width: WIDTH, height: options.height });
   // Let fades and progress bars settle, as in the accessibility checks.
   await page.waitForFunction(() =>
     document
@@ -31,6 +38,7 @@ async function shot(page: Page, name: string, options: { fullPage?: boolean } = 
       .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );
   await page.screenshot({ path: `docs/images/${name}.png`, fullPage: options.fullPage ?? false });
+  if (options.height) await page.setViewportSize({ width: WIDTH, height: HEIGHT });
 }
 
 const area = (page: Page, name: string) =>
@@ -42,11 +50,10 @@ test('first run: the sample from import to a month-end that reconciles, through 
 }) => {
   test.setTimeout(240_000);
 
-  // The welcome page offers the sample; the mapping is suggested from its headers.
+  // The welcome page opens the sample in Prepare; the mapping is suggested from its headers.
   await page.goto(bridge.url);
   await page.getByRole('button', { name: 'Try it with the sample spreadsheet' }).click();
   await expect(page.getByRole('heading', { name: 'Prepare', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
   await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
   await expect(page.getByLabel('Use “Charity ID” as')).toHaveText(/Recipient ID/);
   await shot(page, 'prepare-mapping');
@@ -56,6 +63,7 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await expect(page.getByTestId('summary-invalid')).toHaveText('3');
   await grid(page).getByRole('gridcell', { name: '10.005', exact: true }).click();
   await expect(page.getByTestId('grid-status')).toContainText(/decimal/i);
+  await expect(page.getByText('Largest recipients').locator('..').getByRole('listitem')).toHaveCount(5);
   await shot(page, 'prepare-review');
   // The recipient the service does not know is well-formed: nothing here can tell.
   await expect(
@@ -82,9 +90,14 @@ test('first run: the sample from import to a month-end that reconciles, through 
   const refused = grid(page).getByRole('gridcell', { name: SAMPLE_UNKNOWN_RECIPIENT, exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused this: Recipient not found/i);
+  // Only rows with errors: the refused row alone, its message under the grid.
+  await page.getByLabel('Only rows with errors').check();
+  await expect(grid(page).getByRole('row')).toHaveCount(2); // header + the refused row
   await refused.click();
   await expect(page.getByTestId('grid-status')).toContainText(/service refused this: Recipient not found/i);
+  await page.getByTestId('grid-status').scrollIntoViewIfNeeded();
   await shot(page, 'upload-repair');
+  await page.getByLabel('Only rows with errors').uncheck();
   await retype(page, SAMPLE_UNKNOWN_RECIPIENT, SAMPLE_RIGHT_RECIPIENT);
   await expect(grid(page).getByRole('gridcell', { name: SAMPLE_UNKNOWN_RECIPIENT, exact: true })).toHaveCount(
     0,

@@ -70,10 +70,26 @@ export function SandboxClockPanel() {
           A donation is decided (initiated or declined) a few minutes after it is accepted, and paid and
           cleared within about nine hours. Move the clock forward to see it happen now.
         </Typography>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          role="group"
+          aria-labelledby="sandbox-move-label"
+          sx={{ flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <Typography id="sandbox-move-label" sx={{ fontWeight: 600, mr: 1 }}>
+            Move the clock forward:
+          </Typography>
           {MOVES.map((seconds) => (
-            <Button key={seconds} variant="outlined" disabled={busy} onClick={() => void move(seconds)}>
-              Move forward {span(seconds)}
+            <Button
+              key={seconds}
+              variant="outlined"
+              disabled={busy}
+              aria-label={`Move forward ${span(seconds)}`}
+              onClick={() => void move(seconds)}
+            >
+              {span(seconds)}
             </Button>
           ))}
         </Stack>
