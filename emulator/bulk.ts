@@ -184,7 +184,8 @@ function parsedDonations(core: Core, bulk: BulkRecord): DonationInput[] {
   if (cached) return cached;
   // After a restart the parsed list is gone; the stored upload was already found valid, so parse it again.
   const file = core.blobs.get(`upload-${bulk.id}.gz`);
-  const outcome = file ? parseBulkFile(file, recipientLookup(core)) : undefined;
+  // No directory look-up again: validation has passed, whatever the recipient check is now.
+  const outcome = file ? parseBulkFile(file) : undefined;
   const donations = outcome?.kind === 'valid' ? outcome.donations : [];
   core.parsedBulks.set(bulk.id, donations);
   return donations;

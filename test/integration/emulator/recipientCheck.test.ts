@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Harness,
@@ -132,5 +135,37 @@ describe('recipientCheck: processing (the default)', () => {
     const list = await h.api('GET', `/donations?filter[bulk]=${data.id as string}`);
     const declined = (list.body.data as Json[]).find((d) => d.attributes.funds.amount === 600);
     expect(declined?.attributes.state.errors[0].code).toBe('RECIPIENT_NOT_FOUND');
+  });
+});
+
+describe('recipientCheck across a restart', () => {
+  it('a file validated before the restart is processed whole, though the check is now at validation', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'emulator-recipient-check-'));
+    try {
+      const first = await startHarness({ dataDir });
+      const r = recipients(await info(first));
+      const intent = await createIntent(first);
+      await upload(
+        intent,
+        bulkFile([donation(r.good as string, 500), donation(r.unknownCause as string, 600)]),
+      );
+      // Stop while the file is validated but not yet picked up for processing.
+      let status = 'UPLOADED';
+      for (let i = 0; i < 30 && status === 'UPLOADED'; i++) {
+        await first.emu.advance(10);
+        status = (await bulkStatus(first, intent.id)).body.data.attributes.status as string;
+      }
+      expect(status).toBe('VALIDATED');
+      await first.emu.close();
+
+      const second = await startHarness({ dataDir, recipientCheck: 'validation' });
+      await second.emu.advance(3600);
+      const data = (await bulkStatus(second, intent.id)).body.data;
+      expect(data.attributes.status).toBe('PROCESSED');
+      expect(data.links.related.meta).toEqual({ uploaded: 2, accepted: 2 });
+      await second.emu.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
