@@ -17,6 +17,7 @@ import { createSingleDonation } from './singleDonation';
 import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
+import { partialTotals } from './partialTotals';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, statusTotals, uploadControls } from './views';
@@ -212,6 +213,25 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   const ledgerBulkIds = (ledger: LedgerView, environment: string): string[] =>
     ledger.bulks.filter((b) => b.group.environment === environment).map((b) => b.bulkId);
 
+  /**
+   * Donations made one at a time (single donations, corrections) belong to no bulk, so no bulk
+   * listing brings them back: each one not yet final is read on its own.
+   */
+  const refreshSingles = async (store: DonationStore): Promise<void> => {
+    const singles = store
+      .all()
+      .filter(
+        (d) =>
+          !d.resource.attributes.bulkId &&
+          !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus),
+      );
+    for (const single of singles) {
+      const resource = await client.getDonation(single.resource.id);
+      store.record(resource, single.row, new Date(now()).toISOString());
+    }
+    if (singles.length > 0) await store.save();
+  };
+
   const listing = (
     store: DonationStore,
     filter: { bulkIds: string[] | null; status?: string; singles?: boolean },
@@ -252,6 +272,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     };
     const inUploads = replacementsInUploads(ledger, environment);
     if (input.cached) return listing(store, filter, 0, inUploads);
+    // The uploads' list includes what was sent one by one: those are read too.
+    if (input.bulkIds === undefined) await refreshSingles(store);
     const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
       ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),
       ...(input.status ? { status: input.status } : {}),
@@ -287,13 +309,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
     const { environment, store, ledger } = await context();
-    const { bulkIds, singles } = openTargets(store, ledger, environment);
-    // Single donations (corrections) belong to no bulk: each open one is read on its own.
-    for (const single of singles) {
-      const resource = await client.getDonation(single.resource.id);
-      store.record(resource, single.row, new Date(now()).toISOString());
-    }
-    if (singles.length > 0) await store.save();
+    const { bulkIds } = openTargets(store, ledger, environment);
+    await refreshSingles(store);
     const pages = await fetchInto(store, ledger, bulkIds, {
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
@@ -468,6 +485,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         return monthReport(month, environment, ledger, store.all(), {
           generatedAt: new Date(now()).toISOString(),
           lastRefreshAt: store.lastRefreshAt(),
+          partials: await partialTotals(ledgerDir, ledger, environment),
         });
       },
       'donations.summary': async () => {
@@ -475,7 +493,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const donations = store.all();
         return {
           byStatus: statusTotals(donations),
-          uploads: uploadControls(ledger, environment, donations),
+          uploads: uploadControls(ledger, environment, donations, {
+            lastRefreshAt: store.lastRefreshAt(),
+            partials: await partialTotals(ledgerDir, ledger, environment),
+          }),
           lastRefreshAt: store.lastRefreshAt(),
         };
       },
