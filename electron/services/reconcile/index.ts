@@ -18,6 +18,8 @@ import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
 import { partialTotals } from './partialTotals';
+import { causesThatCannotReceive } from './causeStanding';
+import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, statusTotals, uploadControls } from './views';
@@ -28,6 +30,8 @@ export interface ReconcileServices {
   handlers: { [C in ReconcileChannel]: Handler<C> };
   /** The upload's check of rows that replace declined donations (see UploadContext.checkReplacements). */
   checkReplacements: CheckReplacements;
+  /** Causes this app has seen declined because they cannot take money (for the cause suggestions). */
+  causesThatCannotReceive(): Promise<Map<string, CannotReceive>>;
   /** Stops the background refresh and waits for one in flight. */
   close(): Promise<void>;
 }
@@ -348,6 +352,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   schedule();
 
   return {
+    causesThatCannotReceive: async () => causesThatCannotReceive((await context()).store.all()),
     checkReplacements: async (rows) => {
       const { store, ledger, environment } = await context();
       checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
