@@ -51,5 +51,11 @@ describe('cause suggestions', () => {
     expect(checked.cannotReceive?.code).toBe('CAUSE_NOT_IN_GOOD_STANDING');
     const good = await desk.call('causes.check', { recipientId: s.good[0] as string });
     expect(good.cannotReceive).toBeNull();
+    // A cause chosen from a search result by its name says so too.
+    const chosen = await desk.call('search.recipient', { causeName: name });
+    expect(chosen).toMatchObject({
+      recipientId: unable,
+      cannotReceive: { code: 'CAUSE_NOT_IN_GOOD_STANDING' },
+    });
   }, 60_000);
 });
