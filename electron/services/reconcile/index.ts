@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
 import { REPLACES_KEY } from '../../../shared/mapping';
+import { count } from '../../../shared/i18n';
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
 import type { CheckReplacements } from '../upload/context';
@@ -183,7 +184,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 stage: bulkIds.length > 1 ? `bulk ${index + 1} of ${bulkIds.length}` : 'listing',
                 done: read,
                 total: null,
-                message: `${read} donation(s) read, page ${pages}`,
+                message: `${count(read, 'donation')} read, page ${pages}`,
               });
             },
           },
@@ -397,7 +398,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         );
         const sheet = correctionSheet(ids.map((id) => store.get(id) as StoredDonation));
         const day = new Date(now()).toISOString().slice(0, 10);
-        const name = `Corrections of ${ids.length} declined donation${ids.length === 1 ? '' : 's'} (${day})`;
+        const name = `Corrections of ${count(ids.length, 'declined donation')} (${day})`;
         const created = await deps.createWorkspace({
           name,
           source: {
@@ -438,7 +439,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 stage: 'sending',
                 done,
                 total,
-                message: `${done} of ${total} correction(s) sent`,
+                message: `${done} of ${count(total, 'correction')} sent`,
               }),
           );
           deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'succeeded' });

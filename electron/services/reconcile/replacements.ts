@@ -1,4 +1,5 @@
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
+import { count, plural } from '../../../shared/i18n';
 import { intentStateSchema } from '../../../shared/contract/uploadChannels';
 import type { WorkspaceRow } from '../../../shared/contract';
 import { minorToMajorString } from '../../../shared/amounts';
@@ -93,7 +94,7 @@ export function checkReplacementRows(
   if (problems.length > 0) {
     throw new DeskFailure(
       'REPLACEMENT_REFUSED',
-      `${problems.length} row(s) cannot replace their declined donation. ${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} Remove those rows or clear their ${REPLACES_KEY} cell.`,
+      `${count(problems.length, 'row')} cannot replace ${plural(problems.length, { one: 'its', other: 'their' })} declined donation. ${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} Remove ${plural(problems.length, { one: 'that row', other: 'those rows' })} or clear ${plural(problems.length, { one: 'its', other: 'their' })} ${REPLACES_KEY} cell.`,
       { problems },
     );
   }
