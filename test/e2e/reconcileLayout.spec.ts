@@ -114,7 +114,9 @@ test('Reconcile in plain words at 1280 and 1440 px; a cause that cannot receive 
     expect(box.y).toBeLessThan(rowBox.y + rowBox.height);
     expect(box.y + 40).toBeLessThan(900);
     expect(await clipped(page)).toEqual([]);
-    await page.screenshot({ path: `test-results/reconcile-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `test-results/reconcile-${width}-donations.png` });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/reconcile-${width}-top.png` });
   }
   expect(await seriousViolations(page), 'axe on Reconcile').toEqual([]);
 

@@ -266,13 +266,13 @@ export default function ReconcilePage() {
             <Table size="small" aria-label="Donations" sx={{ tableLayout: 'fixed', width: '100%' }}>
               <TableHead>
                 <TableRow>
-                  <TableCell sx={{ width: '21%' }}>Recipient</TableCell>
-                  <TableCell align="right" sx={{ width: '14%' }}>
+                  <TableCell sx={{ width: '25%' }}>Recipient</TableCell>
+                  <TableCell align="right" sx={{ width: '15%' }}>
                     Amount
                   </TableCell>
-                  <TableCell sx={{ width: '17%' }}>Donor</TableCell>
-                  <TableCell sx={{ width: '23%' }}>State</TableCell>
-                  <TableCell sx={{ width: '25%' }}>From</TableCell>
+                  <TableCell sx={{ width: '14%' }}>Donor</TableCell>
+                  <TableCell sx={{ width: '22%' }}>State</TableCell>
+                  <TableCell sx={{ width: '24%' }}>From</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>

@@ -19,7 +19,15 @@ type Summary = ChannelResponse<'donations.summary'>;
 type Money = { currencyCode: string; count: number; amount: number };
 
 const figure = (t: Money) => `${t.count.toLocaleString()} · ${formatMinor(t.amount, t.currencyCode)}`;
-const figures = (list: Money[]) => list.map(figure).join(', ') || '0';
+/** One line per currency, never broken inside a figure. */
+const figures = (list: Money[]) =>
+  list.length === 0
+    ? '0'
+    : list.map((t) => (
+        <Box key={t.currencyCode} sx={{ whiteSpace: 'nowrap' }}>
+          {figure(t)}
+        </Box>
+      ));
 
 /** Reconciled, not read yet, or does not add up: what a person needs to know of an upload's control total. */
 export function ControlChip({ upload }: { upload: UploadControl }) {
@@ -150,13 +158,13 @@ export function StatusTotals({ summary }: { summary: Summary }) {
                     {label}
                   </TableCell>
                 ))}
-                <TableCell sx={{ width: '32%' }}>Result</TableCell>
+                <TableCell>Result</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {summary.uploads.map((u) => (
                 <TableRow key={u.uploadId}>
-                  <TableCell>
+                  <TableCell sx={{ minWidth: 180 }}>
                     {u.workspaceName}
                     <Typography variant="body2" color="text.secondary">
                       {time(u.createdAt)}
