@@ -157,6 +157,9 @@ test('a correction whose answer never came: looked for at the service, then sent
   // Every donation of the account is read: it is not there, so it can be sent again.
   await declined.getByRole('button', { name: 'Look for it at the service' }).click();
   await expect(declined.getByTestId('resolution')).toContainText('sending it again is safe');
+  await page
+    .getByRole('region', { name: /^Declined donations/ })
+    .screenshot({ path: 'test-results/reconcile-lost-answer.png' });
   await declined.getByRole('button', { name: 'Send it again' }).click();
   const retry = page.getByRole('dialog', { name: 'Send the correction again' });
   // What was sent the first time, sent again.
