@@ -120,6 +120,18 @@ test('Reconcile in plain words at 1280 and 1440 px; a cause that cannot receive 
   }
   expect(await seriousViolations(page), 'axe on Reconcile').toEqual([]);
 
+  // The month-end report fits too.
+  await page.getByRole('button', { name: 'Show report' }).click();
+  await expect(page.getByTestId('report-reconciled')).toBeVisible({ timeout: 30_000 });
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await clipped(page)).toEqual([]);
+  }
+  await page
+    .getByRole('region', { name: /^Month-end report/ })
+    .screenshot({ path: 'test-results/reconcile-report-1440.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // The Correct dialog: the declined cause is named as unable; another cause is picked by name.
   const single = declined.filter({ hasText: bad2 });
   await single.getByRole('button', { name: 'Correct' }).click();

@@ -175,7 +175,7 @@ export function MonthReport() {
                     <TableRow key={l.currencyCode} data-testid={`report-line-${l.currencyCode}`}>
                       <TableCell title={currencyLabel(l.currencyCode)}>{l.currencyCode}</TableCell>
                       {CONTROL_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right">
+                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                           {figure(l[key], l.currencyCode)}
                         </TableCell>
                       ))}
@@ -205,7 +205,7 @@ export function MonthReport() {
                     <TableRow key={l.currencyCode}>
                       <TableCell>{l.currencyCode}</TableCell>
                       {INFORMATION_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right">
+                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                           {figure(l[key], l.currencyCode)}
                         </TableCell>
                       ))}
@@ -275,7 +275,7 @@ export function MonthReport() {
                             {i === 0 && uploadCell}
                             <TableCell>{row.currencyCode}</TableCell>
                             {UPLOAD_FIGURES.map(({ key }) => (
-                              <TableCell key={key} align="right">
+                              <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                                 {figure(row[key], row.currencyCode)}
                               </TableCell>
                             ))}

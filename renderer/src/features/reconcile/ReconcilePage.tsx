@@ -246,7 +246,7 @@ export default function ReconcilePage() {
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">Every upload</MenuItem>
-            <MenuItem value={NO_BULK}>Sent one by one (no bulk)</MenuItem>
+            <MenuItem value={NO_BULK}>Sent one by one</MenuItem>
             {bulks.map((b) => (
               <MenuItem key={b} value={b}>
                 {bulkLabel(b)}
