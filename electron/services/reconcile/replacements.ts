@@ -1,5 +1,5 @@
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
-import { count, plural } from '../../../shared/i18n';
+import { codeWord, count, plural, withCode } from '../../../shared/i18n';
 import { intentStateSchema } from '../../../shared/contract/uploadChannels';
 import type { WorkspaceRow } from '../../../shared/contract';
 import { minorToMajorString } from '../../../shared/amounts';
@@ -128,15 +128,24 @@ const FIELD_COLUMNS: ReadonlyArray<[header: string, target: MappingTarget | null
 /** The app's own pairs are not the user's metadata: the new workspace makes its own reference. */
 const OWN_KEYS = new Set([DEFAULT_REFERENCE_KEY, REPLACES_KEY, SINGLE_KEY]);
 
-/** One decline's reasons in plain words, with the attribute each names. */
+const ATTRIBUTE_WORDS: Record<string, string> = {
+  'destination.recipientId': 'Recipient',
+  'destination.foundationId': 'Foundation',
+  'funds.amount': 'Amount',
+  'funds.currencyCode': 'Currency',
+};
+
+/** One decline's reasons in plain words, with the attribute each names and the service's code. */
 export function declineReasons(stored: StoredDonation): string {
   const errors = stored.resource.attributes.state.errors ?? [];
   if (errors.length === 0) return 'Declined (the service gave no reason)';
   return errors
     .map((e) => {
-      const attribute = (e.source?.pointer ?? '').replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
-      const words = [e.title, e.detail].filter(Boolean).join(': ');
-      return `${attribute ? `${attribute}: ` : ''}${words || e.code || 'declined'}${e.code ? ` (${e.code})` : ''}`;
+      const field = (e.source?.pointer ?? '').replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
+      const attribute = ATTRIBUTE_WORDS[field] ?? field;
+      // The code's plain words when the app knows them, else the service's own title; the code kept.
+      const words = (e.code ? codeWord(e.code) : '') || e.title || 'Declined';
+      return `${attribute ? `${attribute}: ` : ''}${e.code ? withCode(words, e.code) : words}${e.detail ? ` — ${e.detail}` : ''}`;
     })
     .join('; ');
 }
