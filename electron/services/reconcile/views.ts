@@ -130,7 +130,17 @@ export function uploadControls(
       const part = group.parts[bulk.intent.part];
       const processed = bulk.intent.state === 'PROCESSED';
       const partial = bulk.intent.state === 'ERROR' && (bulk.intent.donationRowKeys?.length ?? 0) > 0;
-      if (!processed && !partial) continue;
+      // Ended in ERROR and the app could not tell which rows got a donation, yet some were read.
+      const unknown =
+        bulk.intent.state === 'ERROR' &&
+        bulk.intent.donationRowKeys === null &&
+        (byBulk.get(bulk.bulkId)?.length ?? 0) > 0;
+      if (!processed && !partial && !unknown) continue;
+      if (unknown) {
+        notes.push(
+          `Part ${bulk.intent.part + 1} ended in error after creating donations, and which rows got them is not known yet: refresh that upload in Uploads so the app checks again.`,
+        );
+      }
       bulkIds.push(bulk.bulkId);
       if (bulk.intent.updatedAt > finishedAt) finishedAt = bulk.intent.updatedAt;
       if (processed && part) for (const t of part.totals) add(submitted, t.currencyCode, t.count, t.amount);
