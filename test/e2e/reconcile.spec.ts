@@ -54,6 +54,12 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   // The month-end report adds up.
   await page.getByRole('button', { name: 'Show report' }).click();
   await expect(page.getByTestId('report-reconciled')).toHaveText('Reconciled', { timeout: 30_000 });
+  // As printed: the report alone (the README's picture of it).
+  await page.emulateMedia({ media: 'print' });
+  await page
+    .getByRole('region', { name: /^Month-end report/ })
+    .screenshot({ path: 'test-results/reconcile-month-report.png' });
+  await page.emulateMedia({ media: 'screen' });
 
   // Its xlsx: the same sheets as the CLI's, the upload's control total in minor units.
   const downloading = page.waitForEvent('download');
