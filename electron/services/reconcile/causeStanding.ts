@@ -6,6 +6,7 @@ import type { StoredDonation } from './donationStore';
 const CAUSE_CODES = new Set(['CAUSE_NOT_IN_GOOD_STANDING']);
 const PAID_ON = new Set(['INITIATED', 'IN_PROGRESS', 'PAID', 'CLEARED']);
 
+/** The cause part of a recipient id (a cause, or a cause/project pair). */
 const causeOf = (recipientId: string): string => recipientId.split('/')[0] ?? recipientId;
 
 /**
@@ -45,6 +46,3 @@ export function causesThatCannotReceive(donations: readonly StoredDonation[]): M
   for (const [causeId, { cannot }] of latest) if (cannot) result.set(causeId, cannot);
   return result;
 }
-
-/** The cause part of a recipient id (a cause, or a cause/project pair); portfolios have none. */
-export { causeOf };

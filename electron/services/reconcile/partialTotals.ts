@@ -13,6 +13,13 @@ export type Money = { currencyCode: string; count: number; amount: number };
 export type PartialTotals = { totals: Money[] } | { problem: string };
 
 /**
+ * Totals already read, by file, hash and rows: a part's file never changes once sent, and the
+ * summary asks on every visit (a part may hold 50,000 rows).
+ */
+const known = new Map<string, Money[]>();
+const KNOWN_MAX = 200;
+
+/**
  * Per bulk that ended in ERROR after creating some donations: the totals of exactly the rows that got
  * one. The ledger knows those rows (matched back to the uploaded file by the reference pair when the
  * error was recorded) and keeps the file as sent, so the amounts come from what was sent, not from
@@ -30,6 +37,12 @@ export async function partialTotals(
     const part = bulk.group.parts[bulk.intent.part];
     if (!part) {
       result.set(bulk.bulkId, { problem: 'That part of the upload is not in the ledger.' });
+      continue;
+    }
+    const cacheKey = `${join(ledgerDir, part.file)}|${part.fileHash}|${keys.join(',')}`;
+    const cached = known.get(cacheKey);
+    if (cached) {
+      result.set(bulk.bulkId, { totals: cached });
       continue;
     }
     const gz = await readFile(join(ledgerDir, part.file)).catch(() => null);
@@ -61,6 +74,8 @@ export async function partialTotals(
       t.amount += funds.amount;
       totals.set(funds.currencyCode, t);
     });
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(cacheKey, [...totals.values()]);
     result.set(bulk.bulkId, { totals: [...totals.values()] });
   }
   return result;
