@@ -106,7 +106,11 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     checkReplacements: reconcile.checkReplacements,
     ...fetchOption,
   });
-  const search = createSearchServices({ environments, ...fetchOption });
+  const search = createSearchServices({
+    environments,
+    causesThatCannotReceive: reconcile.causesThatCannotReceive,
+    ...fetchOption,
+  });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
   const services: Services = {
