@@ -1,8 +1,8 @@
 import * as XLSX from 'xlsx';
 import type { WorkMonitor } from '../cancellation';
-import { formatHasDatePart, isDateFormatCode } from '../cells/dateFormat';
+import { NumberDisplay, displayOfFormatCode } from '../cells/dateFormat';
 import { errorCodeText } from '../cells/errorText';
-import { excelSerialToIso } from '../cells/excelDate';
+import { excelSerialToDuration, excelSerialToIso, isoDateTimeText } from '../cells/excelDate';
 import { formatNumber } from '../cells/numberText';
 import { SpreadsheetReadError } from '../errors';
 import type { MergedRange, RawSheet, SheetRow } from '../types';
@@ -52,9 +52,16 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
     case 'n': {
       const value = typeof cell.v === 'number' ? cell.v : Number(cell.v);
       const format = typeof cell.z === 'string' ? cell.z : undefined;
-      if (format && isDateFormatCode(format))
-        return excelSerialToIso(value, date1904, !formatHasDatePart(format));
-      return formatNumber(value);
+      switch (format === undefined ? NumberDisplay.Number : displayOfFormatCode(format)) {
+        case NumberDisplay.Date:
+          return excelSerialToIso(value, date1904);
+        case NumberDisplay.TimeOnly:
+          return excelSerialToIso(value, date1904, true);
+        case NumberDisplay.Elapsed:
+          return excelSerialToDuration(value);
+        default:
+          return formatNumber(value);
+      }
     }
     case 'b':
       return cell.v ? 'TRUE' : 'FALSE';
@@ -62,8 +69,7 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
       return typeof cell.v === 'number' ? errorCodeText(cell.v) : (cell.w ?? '#ERROR!');
     case 'd': {
       const date = cell.v instanceof Date ? cell.v : new Date(String(cell.v));
-      const iso = date.toISOString();
-      return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+      return Number.isNaN(date.getTime()) ? String(cell.v ?? '') : isoDateTimeText(date.toISOString());
     }
     default:
       return '';
