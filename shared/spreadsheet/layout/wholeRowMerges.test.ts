@@ -5,6 +5,7 @@ import { readWithSheetJS } from '../sheetjs/readWithSheetJS';
 import { buildXlsx } from '../testing/zipWriter';
 import { readXlsx } from '../xlsx/readXlsx';
 import { arrangeSheet } from './arrangeSheet';
+import { clipMerges } from './clipMerges';
 
 const text = (ref: string, value: string): string =>
   `<c r="${ref}" t="inlineStr"><is><t>${value}</t></is></c>`;
@@ -51,5 +52,26 @@ describe('whole-row and whole-column merged ranges', () => {
     expect(await readSpreadsheet(bytes, 'banner.xlsx')).toMatchObject(expected);
     const reference = readWithSheetJS(bytes, undefined, new WorkMonitor({}));
     expect(arrangeSheet(reference.raw, undefined)).toMatchObject(expected);
+  });
+
+  it('are cut to the rows and columns the sheet uses, and merges beyond them left out', () => {
+    const rows = [
+      { rowNumber: 2, cells: ['a', 'b', 'c'] },
+      { rowNumber: 9, cells: ['d'] },
+    ];
+    expect(
+      clipMerges(
+        [
+          { firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 16_383 },
+          { firstRow: 1, lastRow: 1_048_576, firstColumn: 1, lastColumn: 1 },
+          { firstRow: 10, lastRow: 12, firstColumn: 0, lastColumn: 1 },
+          { firstRow: 2, lastRow: 3, firstColumn: 5, lastColumn: 6 },
+        ],
+        rows,
+      ),
+    ).toEqual([
+      { firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 2 },
+      { firstRow: 1, lastRow: 9, firstColumn: 1, lastColumn: 1 },
+    ]);
   });
 });
