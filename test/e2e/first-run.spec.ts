@@ -128,14 +128,14 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await page.getByRole('button', { name: 'Refresh from the service' }).click();
   const declined = page.getByTestId('declined-donation');
   await expect(declined).toHaveCount(1, { timeout: 30_000 });
-  await expect(declined).toContainText(/good standing/i);
+  await expect(declined).toContainText(/cannot receive donations/i);
   await expect(page.getByTestId('status-CLEARED-USD')).toContainText('38 ·');
   await expect(page.getByTestId('donation-row')).toHaveCount(39);
   await shot(page, 'reconcile-declined');
   expect(await seriousViolations(page), 'axe on Reconcile').toEqual([]);
   await declined.getByRole('button', { name: 'Correct' }).click();
   const correct = page.getByRole('dialog', { name: 'Create a corrected donation' });
-  await correct.getByLabel('Recipient id').fill('840-446863710');
+  await correct.getByRole('combobox', { name: 'Recipient' }).fill('840-446863710');
   await correct.getByRole('button', { name: 'Create donation' }).click();
   await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
 
