@@ -61,7 +61,6 @@ export const MIGRATIONS: readonly Migration[] = [
         status_updated TEXT,
         amount INTEGER,
         currency TEXT,
-        created_at TEXT,
         first_seen_at TEXT NOT NULL,
         last_seen_at TEXT NOT NULL,
         replaces TEXT,
