@@ -221,6 +221,83 @@ export class DonationStore {
     this.heldRefresh = at;
   }
 
+  /*
+   * Queries answered by SQL over what is saved (call `save()` first to include held changes): for
+   * screens and reports that need one page and the totals, never every donation.
+   */
+
+  /** Donations of the given bulks (null: all), optionally of one status, one page in a stable order. */
+  page(query: DonationQuery): StoredDonation[] {
+    const { where, params } = whereOf(this.environment, query);
+    const order = ORDER_BY[query.order ?? 'firstSeen'];
+    const limit = Math.max(0, Math.min(query.limit, 10_000));
+    const offset = Math.max(0, query.offset ?? 0);
+    return this.db
+      .all<DonationRow>(
+        `${SELECT_DONATION} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      )
+      .map(fromRow);
+  }
+
+  /** How many donations `page` can give for this filter. */
+  count(query: Omit<DonationQuery, 'limit' | 'offset' | 'order'>): number {
+    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
+    return Number(
+      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM donation WHERE ${where}`, ...params)?.n ?? 0,
+    );
+  }
+
+  /** Count and sum (minor units) per status and currency, summed by SQL. */
+  totals(
+    query: Omit<DonationQuery, 'limit' | 'offset' | 'order' | 'status'> = {},
+  ): Array<{ status: StoredStatus; currencyCode: string; count: number; amount: number }> {
+    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
+    return this.db
+      .all<{ status: StoredStatus; currency: string; n: number; total: number }>(
+        `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM donation WHERE ${where}
+         GROUP BY status, currency ORDER BY status, currency`,
+        ...params,
+      )
+      .map((r) => ({
+        status: r.status,
+        currencyCode: r.currency,
+        count: Number(r.n),
+        amount: Number(r.total),
+      }));
+  }
+
+  /** The rows already tied to a donation, per bulk: what a refresh must not hand out again. */
+  linkedRows(bulkIds: string[]): Array<{ bulkId: string; rowKey: number }> {
+    const out: Array<{ bulkId: string; rowKey: number }> = [];
+    for (const bulkId of bulkIds) {
+      for (const r of this.db.iterate<{ k: number }>(
+        `SELECT json_extract(row, '$.rowKey') AS k FROM donation
+         WHERE environment = ? AND bulk_id = ? AND row IS NOT NULL`,
+        this.environment,
+        bulkId,
+      )) {
+        out.push({ bulkId, rowKey: Number(r.k) });
+      }
+    }
+    return out;
+  }
+
+  /** Bulks with a donation not yet CLEARED or DECLINED, and every bulk with a donation listed. */
+  bulkStates(): { open: string[]; listed: string[] } {
+    const rows = this.db.all<{ bulk_id: string; open: number }>(
+      `SELECT bulk_id, max(status NOT IN ('CLEARED', 'DECLINED')) AS open FROM donation
+       WHERE environment = ? AND bulk_id IS NOT NULL GROUP BY bulk_id`,
+      this.environment,
+    );
+    return {
+      open: rows.filter((r) => Number(r.open) === 1).map((r) => r.bulk_id),
+      listed: rows.map((r) => r.bulk_id),
+    };
+  }
+
   /** Durable once resolved; saves are queued so two never interleave. */
   save(): Promise<void> {
     const run = async (): Promise<void> => {
@@ -243,6 +320,42 @@ export class DonationStore {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+type StoredStatus = StoredDonation['history'][number]['state'];
+
+export interface DonationQuery {
+  /** Only these bulks (null or absent: every donation of the environment). */
+  bulkIds?: string[] | null;
+  status?: StoredStatus;
+  order?: keyof typeof ORDER_BY;
+  limit: number;
+  offset?: number;
+}
+
+/** Orders with an index behind them (see db/schema.ts); id last so pages never overlap. */
+const ORDER_BY = {
+  firstSeen: 'first_seen_at, id',
+  id: 'id',
+  status: 'status, id',
+  amount: 'amount, id',
+} as const;
+
+function whereOf(
+  environment: string,
+  query: DonationQuery,
+): { where: string; params: Array<string | number> } {
+  const clauses = ['environment = ?'];
+  const params: Array<string | number> = [environment];
+  if (query.bulkIds) {
+    clauses.push(`bulk_id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(query.bulkIds));
+  }
+  if (query.status) {
+    clauses.push('status = ?');
+    params.push(query.status);
+  }
+  return { where: clauses.join(' AND '), params };
 }
 
 interface DonationRow {
