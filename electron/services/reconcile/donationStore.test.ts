@@ -152,8 +152,16 @@ describe('DonationStore in the database', () => {
       new Map(totals.map((t) => [`${t.status} ${t.currencyCode}`, { count: t.count, amount: t.amount }])),
     ).toEqual(expected);
 
-    expect(store.linkedRows(['b1']).map((r) => r.rowKey)).toEqual(
-      all.filter((d) => d.resource.attributes.bulkId === 'b1').map((d) => d.row?.rowKey),
+    expect(
+      store
+        .linkedRows(['b1'])
+        .map((r) => r.rowKey)
+        .sort((a, b) => a - b),
+    ).toEqual(
+      all
+        .filter((d) => d.resource.attributes.bulkId === 'b1')
+        .map((d) => d.row?.rowKey)
+        .sort((a = 0, b = 0) => a - b),
     );
     expect(store.bulkStates()).toEqual({ open: ['b0', 'b1'], listed: ['b0', 'b1'] });
   });

@@ -161,12 +161,13 @@ export class DonationStore {
      */
     link: { replaces?: string; sentAt?: string } = {},
   ): StoredDonation {
-    const before = this.get(resource.id);
-    const seenUpdate = before?.resource.attributes.state.statusLastUpdated;
+    const before = this.prior(resource.id);
+    const seenUpdate = before?.statusLastUpdated;
     const newUpdate = resource.attributes.state.statusLastUpdated;
     if (before && seenUpdate && newUpdate && newUpdate < seenUpdate) {
       // An answer older than one already recorded (two listings overlapping): it must not read as a step back.
-      const kept = { ...before, lastSeenAt: at, row: before.row ?? row };
+      const full = this.get(resource.id) as StoredDonation;
+      const kept = { ...full, lastSeenAt: at, row: full.row ?? row };
       this.held.set(resource.id, kept);
       return kept;
     }
@@ -187,6 +188,33 @@ export class DonationStore {
     };
     this.held.set(resource.id, stored);
     return stored;
+  }
+
+  /**
+   * What `record` needs of a donation already known, without parsing its resource (the largest
+   * part of a row): a refresh records every donation of an upload, so this is its hot path.
+   */
+  private prior(
+    id: string,
+  ): (Omit<StoredDonation, 'resource'> & { statusLastUpdated: string | undefined }) | undefined {
+    const held = this.held.get(id);
+    if (held) return { ...held, statusLastUpdated: held.resource.attributes.state.statusLastUpdated };
+    const row = this.db.get<Omit<DonationRow, 'resource'> & { status_updated: string | null }>(
+      `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated
+       FROM donation WHERE environment = ? AND id = ?`,
+      this.environment,
+      id,
+    );
+    if (!row) return undefined;
+    return {
+      history: JSON.parse(row.history) as StoredDonation['history'],
+      row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
+      firstSeenAt: row.first_seen_at,
+      lastSeenAt: row.last_seen_at,
+      resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
+      replaces: row.replaces,
+      statusLastUpdated: row.status_updated ?? undefined,
+    };
   }
 
   resolve(id: string, resolution: Resolution | null): StoredDonation {
