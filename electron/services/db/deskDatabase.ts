@@ -19,6 +19,9 @@ const CREATED_MARKER = 'desk.db.created';
 /** How long a write waits for another process's write to finish before giving up. */
 const BUSY_TIMEOUT_MS = 15_000;
 
+/** Page cache per connection, in KB (SQLite's default is 2 MB). */
+const CACHE_KB = 64 * 1024;
+
 const SQLITE_DAMAGE = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN', 'SQLITE_IOERR']);
 
 type Params = Array<string | number | bigint | null | Uint8Array>;
@@ -88,6 +91,10 @@ export class DeskDatabase {
       throw new DeskFailure('DB_UNREADABLE', `The database ${this.path} could not be switched to WAL mode.`);
     }
     this.db.exec('PRAGMA synchronous = FULL');
+    // The default page cache is 2 MB; a refresh updates rows and six indexes spread over a database
+    // of about 1 GB per million donations. Memory is only taken as pages are used. (No mmap: an I/O
+    // error on a mapped page kills the process instead of becoming an error we can report.)
+    this.db.exec(`PRAGMA cache_size = -${CACHE_KB}`);
     // Reads the header and schema now: a damaged file fails here, at open, not halfway through a job.
     this.get('SELECT count(*) AS n FROM sqlite_master');
   }
