@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { BulkRecord } from './bulkTypes';
 import type { Core } from './core';
+import { isInDirectory } from './directory';
 import { type DonationInput, validateDonation } from './donationRules';
 import { type ErrorObject, errorObject, isRecord } from './http';
 import { createRng, intBetween, seedFrom } from './random';
@@ -95,7 +96,26 @@ type ParseOutcome =
   | { kind: 'invalid'; uploaded: number; invalid: unknown[] }
   | { kind: 'valid'; donations: DonationInput[] };
 
-function parseBulkFile(file: Buffer): ParseOutcome {
+/** A donation that passed the rules but names a recipient the directory does not have. */
+function unknownRecipient(input: DonationInput, index: number): ErrorObject {
+  const recipientId = input.destination.recipientId;
+  return {
+    ...errorObject(
+      422,
+      'RECIPIENT_NOT_FOUND',
+      'Recipient not found',
+      `No cause, project or portfolio has the id "${recipientId}".`,
+      { pointer: `/data/${index}/attributes/destination/recipientId` },
+    ),
+    meta: { index },
+  };
+}
+
+/**
+ * Reads and checks an uploaded file. `knowsRecipient` is given when validation looks each
+ * recipient up in the directory (the emulator's `recipientCheck: 'validation'`).
+ */
+function parseBulkFile(file: Buffer, knowsRecipient?: (recipientId: string) => boolean): ParseOutcome {
   let text: string;
   try {
     text = gunzipSync(file).toString('utf8');
@@ -127,7 +147,9 @@ function parseBulkFile(file: Buffer): ParseOutcome {
   const invalid: unknown[] = [];
   data.forEach((entry, index) => {
     const result = validateDonation(entry, `/data/${index}`);
-    if (result.ok) valid.push(result.input);
+    if (result.ok && knowsRecipient && !knowsRecipient(result.input.destination.recipientId)) {
+      invalid.push({ ...(isRecord(entry) ? entry : {}), errors: [unknownRecipient(result.input, index)] });
+    } else if (result.ok) valid.push(result.input);
     else {
       const errors = result.errors.map((e) => ({ ...e, meta: { index } }));
       invalid.push({ ...(isRecord(entry) ? entry : {}), errors });
@@ -152,11 +174,17 @@ function fail(
   core.parsedBulks.delete(bulk.id);
 }
 
+function recipientLookup(core: Core): ((recipientId: string) => boolean) | undefined {
+  if (core.options.recipientCheck !== 'validation') return undefined;
+  return (recipientId) => isInDirectory(core.catalogue, recipientId);
+}
+
 function parsedDonations(core: Core, bulk: BulkRecord): DonationInput[] {
   const cached = core.parsedBulks.get(bulk.id);
   if (cached) return cached;
   // After a restart the parsed list is gone; the stored upload was already found valid, so parse it again.
   const file = core.blobs.get(`upload-${bulk.id}.gz`);
+  // No directory look-up again: validation has passed, whatever the recipient check is now.
   const outcome = file ? parseBulkFile(file) : undefined;
   const donations = outcome?.kind === 'valid' ? outcome.donations : [];
   core.parsedBulks.set(bulk.id, donations);
@@ -168,7 +196,7 @@ export function runBulkStep(core: Core, bulk: BulkRecord): void {
   const at = bulk.nextStepAt ?? core.nowMs();
   if (bulk.status === 'UPLOADED') {
     const file = core.blobs.get(`upload-${bulk.id}.gz`) ?? Buffer.alloc(0);
-    const outcome = parseBulkFile(file);
+    const outcome = parseBulkFile(file, recipientLookup(core));
     if (outcome.kind === 'file-error') {
       fail(core, bulk, at, { form: 'file', detail: outcome.detail, fileName: 'donations.gz' });
       return;
@@ -176,7 +204,8 @@ export function runBulkStep(core: Core, bulk: BulkRecord): void {
     if (outcome.kind === 'invalid') {
       bulk.counts = { uploaded: outcome.uploaded, invalid: outcome.invalid.length };
       const errorFile = gzipSync(JSON.stringify({ data: outcome.invalid }));
-      const detail = `${outcome.invalid.length} of ${outcome.uploaded} donations are invalid; download the error file, correct them and upload a new file.`;
+      const one = outcome.invalid.length === 1;
+      const detail = `${outcome.invalid.length} of ${outcome.uploaded} donations ${one ? 'is' : 'are'} invalid; download the error file, correct ${one ? 'it' : 'them'} and upload a new file.`;
       fail(core, bulk, at, { form: 'donations', detail, fileName: 'donation-errors.gz' }, errorFile);
       return;
     }

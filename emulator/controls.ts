@@ -88,6 +88,7 @@ function info(ctx: RequestContext): void {
     200,
     {
       seed: ctx.core.seed,
+      recipientCheck: ctx.core.options.recipientCheck ?? 'processing',
       now: ctx.core.now().toISOString(),
       counts: {
         causes: causes.length,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type Catalogue, buildCatalogue } from './catalogue';
 import { VirtualClock } from './clock';
+import type { RecipientCheck } from './directory';
 import type { DonationInput } from './donationRules';
 import { type DonationRecord, DonationStore } from './donations';
 import { FaultInjector, type FaultSettings, defaultFaults } from './faults';
@@ -36,6 +37,8 @@ interface PersistedState {
 export interface CoreOptions {
   seed: number;
   timeScale: number;
+  /** When a well-shaped recipient id that is not in the directory is found out (see directory.ts). */
+  recipientCheck?: RecipientCheck;
   dataDir?: string;
   clientId: string;
   clientSecret: string;

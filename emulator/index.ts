@@ -17,6 +17,10 @@ Usage: node out/emulator/index.cjs [options]
   --port <n>            API port on 127.0.0.1 (default 0 = any free port)
   --upload-port <n>     upload host port (default 0 = any free port)
   --time-scale <x>      virtual seconds per real second (default 1; 0 freezes the clock)
+  --recipient-check <when>
+                        when a recipient id not in the directory is found out: processing
+                        (created, then declined; default) or validation (a bulk file's
+                        validation refuses it; single donations are still declined later)
   --seed <n>            seed for the catalogue, ids, timings and faults (default ${DEFAULT_SEED})
   --data-dir <path>     persist state there (atomic writes) and reload it on restart
   --client-id <id>      demo client id (default ${DEFAULT_CLIENT_ID})
@@ -41,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
         'upload-port': { type: 'string' },
         'time-scale': { type: 'string' },
         seed: { type: 'string' },
+        'recipient-check': { type: 'string' },
         'data-dir': { type: 'string' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
@@ -69,6 +74,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error((error as Error).message);
     return 2;
+  }
+  const recipientCheck = values['recipient-check'];
+  if (recipientCheck !== undefined) {
+    if (recipientCheck !== 'processing' && recipientCheck !== 'validation') {
+      console.error(`--recipient-check must be processing or validation, got "${String(recipientCheck)}"`);
+      return 2;
+    }
+    options.recipientCheck = recipientCheck;
   }
   if (typeof values['data-dir'] === 'string') options.dataDir = values['data-dir'];
   if (typeof values['client-id'] === 'string') options.clientId = values['client-id'];

@@ -1,6 +1,7 @@
 import type { Catalogue, PaymentType } from './catalogue';
 import type { DonationInput } from './donationRules';
 import { recipientShape } from './donationRules';
+import { isInDirectory } from './directory';
 import { type ErrorObject, errorObject } from './http';
 import { createRng, intBetween, seedFrom } from './random';
 
@@ -66,21 +67,15 @@ function declineReason(input: DonationInput, ctx: PlanContext, atMs: number): Er
     `No cause, project or portfolio has the id "${recipientId}".`,
     recipientPointer,
   );
-  if (!shape) return notFound;
-  if (shape.kind === 'portfolio') {
-    if (!ctx.catalogue.portfolioById.has(shape.portfolioId)) return notFound;
-  } else {
-    const cause = ctx.catalogue.causeById.get(shape.causeId);
-    if (!cause) return notFound;
-    if (shape.kind === 'project' && !cause.projects.some((p) => p.id === shape.projectId)) return notFound;
-    if (!cause.goodStanding) {
-      return decline(
-        'CAUSE_NOT_IN_GOOD_STANDING',
-        'Cause not in good standing',
-        `The cause "${cause.id}" cannot currently receive donations.`,
-        recipientPointer,
-      );
-    }
+  if (!isInDirectory(ctx.catalogue, recipientId)) return notFound;
+  const cause = shape && shape.kind !== 'portfolio' ? ctx.catalogue.causeById.get(shape.causeId) : undefined;
+  if (cause && !cause.goodStanding) {
+    return decline(
+      'CAUSE_NOT_IN_GOOD_STANDING',
+      'Cause not in good standing',
+      `The cause "${cause.id}" cannot currently receive donations.`,
+      recipientPointer,
+    );
   }
   if (!ctx.reserveBudget(input.funds.currencyCode, input.funds.amount, atMs)) {
     return decline(

@@ -10,11 +10,14 @@ import { programRoutes } from './programPages';
 import { type RequestContext, type Route, matchRoute, route } from './router';
 import { serviceRoutes } from './serviceRoutes';
 import { handleUploadHost } from './uploadHost';
+import type { RecipientCheck } from './directory';
 
 export interface EmulatorOptions {
   port?: number;
   uploadPort?: number;
   timeScale?: number;
+  /** `validation`: a bulk file's validation refuses recipients not in the directory (default `processing`). */
+  recipientCheck?: RecipientCheck;
   seed?: number;
   dataDir?: string;
   clientId?: string;
@@ -27,6 +30,8 @@ export interface RunningEmulator {
   tokenUrl: string;
   uploadBaseUrl: string;
   programUrl: string;
+  /** Virtual seconds per real second (0: frozen). */
+  timeScale: number;
   clientId: string;
   clientSecret: string;
   now(): Date;
@@ -62,9 +67,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
   const timeScale = options.timeScale ?? 1;
   if (!Number.isFinite(timeScale) || timeScale < 0) throw new Error('timeScale must be a number >= 0');
+  const recipientCheck = options.recipientCheck ?? 'processing';
+  if (recipientCheck !== 'processing' && recipientCheck !== 'validation') {
+    throw new Error('recipientCheck must be processing or validation');
+  }
   const core = new Core({
     seed: options.seed ?? DEFAULT_SEED,
     timeScale,
+    recipientCheck,
     clientId,
     clientSecret,
     quiet: options.quiet ?? false,
@@ -199,6 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     tokenUrl: `${urls.api}/oauth2/token`,
     uploadBaseUrl: urls.upload,
     programUrl: urls.program,
+    timeScale,
     clientId,
     clientSecret,
     now: () => core.now(),

@@ -105,6 +105,40 @@ describe('local bridge', () => {
     expect(status).toBe(421);
   });
 
+  it('reads a body sent in pieces, with a Content-Length or without one (chunked)', async () => {
+    const { request } = await import('node:http');
+    const body = JSON.stringify({ environment: 'moon' });
+    const post = (headers: Record<string, string | number>) =>
+      new Promise<{ status: number; code: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: bridge.port,
+            method: 'POST',
+            path: '/api/call/settings.save',
+            headers: { 'content-type': 'application/json', [SECRET_HEADER]: bridge.secret, ...headers },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => {
+              const answer = JSON.parse(text) as { error: { code: string } };
+              resolve({ status: res.statusCode ?? 0, code: answer.error.code });
+            });
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 7));
+        setTimeout(() => req.end(body.slice(7)), 20);
+      });
+    // Both reach the service, which refuses the environment: the body arrived whole.
+    expect(await post({ 'content-length': Buffer.byteLength(body) })).toEqual({
+      status: 200,
+      code: 'INVALID_INPUT',
+    });
+    expect(await post({ 'transfer-encoding': 'chunked' })).toEqual({ status: 200, code: 'INVALID_INPUT' });
+  });
+
   it('returns invalid input as an error value with a code and a plain message', async () => {
     const res = await call('settings.save', { environment: 'moon' }, { [SECRET_HEADER]: bridge.secret });
     const body = (await res.json()) as { ok: boolean; error: { code: string; message: string } };

@@ -60,7 +60,26 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   send(res, status, JSON.stringify({ ok: false, error: { code, message } }));
 }
 
+/**
+ * The request body. With a Content-Length (fetch always sends one for a byte body) each piece is
+ * copied into place as it arrives: a new workspace's rows are tens of megabytes, and copying them all
+ * at once after the last piece put that copy, and a second buffer of that size, on the import's path.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (req.headers['content-length'] !== undefined && Number.isSafeInteger(declared) && declared >= 0) {
+    if (declared > MAX_BODY_BYTES) throw new Error('body too large');
+    const body = Buffer.allocUnsafe(declared);
+    let size = 0;
+    for await (const chunk of req) {
+      const piece = chunk as Buffer;
+      if (size + piece.length > declared) throw new Error('body longer than its Content-Length');
+      piece.copy(body, size);
+      size += piece.length;
+    }
+    if (size !== declared) throw new Error('body shorter than its Content-Length');
+    return body;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

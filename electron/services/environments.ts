@@ -1,7 +1,12 @@
-import { environmentLabels, type EnvironmentId, type EnvironmentInfo } from '../../shared/contract';
+import {
+  environmentLabels,
+  type Addresses,
+  type EnvironmentId,
+  type EnvironmentInfo,
+} from '../../shared/contract';
 import { DeskFailure } from '../../shared/result';
 import type { RunningEmulator } from '../../emulator/server';
-import type { SettingsService } from './settings/settingsService';
+import type { RemoteConfig, SettingsService } from './settings/settingsService';
 import { TokenClient } from './api/tokenClient';
 
 /** Everything main needs to talk to the environment in force: addresses and credentials. */
@@ -45,6 +50,7 @@ export class Environments {
           tokenUrl: emulator.tokenUrl,
           programUrl: emulator.programUrl,
           emulated: true,
+          timeScale: emulator.timeScale,
         },
         tokens: new TokenClient(
           { tokenUrl: emulator.tokenUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret },
@@ -53,19 +59,7 @@ export class Environments {
       }));
     }
     const remote = this.settings.remoteConfig(id);
-    const missing = [
-      !remote.baseUrl && 'service address',
-      !remote.tokenUrl && 'token address',
-      !remote.clientId && 'client id',
-      !remote.clientSecret && 'client secret',
-    ].filter(Boolean);
-    if (missing.length) {
-      throw new DeskFailure(
-        'NOT_CONFIGURED',
-        `${environmentLabels[id]} is not set up yet: enter the ${missing.join(', ')} in Settings.`,
-        { missing },
-      );
-    }
+    this.requireComplete(id, remote);
     const key = [id, remote.baseUrl, remote.tokenUrl, remote.clientId, remote.clientSecret].join('|');
     return this.remember(key, () => ({
       info: {
@@ -81,6 +75,60 @@ export class Environments {
         this.fetchImpl,
       ),
     }));
+  }
+
+  /**
+   * A token client of its own for trying an environment, never the one in use: what is typed in
+   * Settings (`draft`, an empty secret meaning the stored one) or else what is saved. Nothing is
+   * saved or cached, so a test never changes the environment in force or its token.
+   */
+  async probe(
+    id: EnvironmentId,
+    draft?: { addresses: Addresses; clientId: string; clientSecret?: string },
+  ): Promise<{ label: string; tokens: TokenClient }> {
+    const label = environmentLabels[id];
+    if (id === 'offline') {
+      const emulator = await this.offlineService();
+      const config = {
+        tokenUrl: emulator.tokenUrl,
+        clientId: emulator.clientId,
+        clientSecret: emulator.clientSecret,
+      };
+      return { label, tokens: new TokenClient(config, this.fetchImpl) };
+    }
+    const saved = this.settings.remoteConfig(id);
+    const config: RemoteConfig = draft
+      ? {
+          ...saved,
+          baseUrl: draft.addresses.baseUrl,
+          tokenUrl: draft.addresses.tokenUrl,
+          programDomain: draft.addresses.programDomain,
+          clientId: draft.clientId,
+          clientSecret: draft.clientSecret || saved.clientSecret,
+        }
+      : saved;
+    this.requireComplete(id, config);
+    const tokens = new TokenClient(
+      { tokenUrl: config.tokenUrl, clientId: config.clientId, clientSecret: config.clientSecret ?? '' },
+      this.fetchImpl,
+    );
+    return { label, tokens };
+  }
+
+  private requireComplete(id: EnvironmentId, remote: RemoteConfig): void {
+    const missing = [
+      !remote.baseUrl && 'service address',
+      !remote.tokenUrl && 'token address',
+      !remote.clientId && 'client id',
+      !remote.clientSecret && 'client secret',
+    ].filter(Boolean);
+    if (missing.length) {
+      throw new DeskFailure(
+        'NOT_CONFIGURED',
+        `${environmentLabels[id]} is not set up yet: enter the ${missing.join(', ')} in Settings.`,
+        { missing },
+      );
+    }
   }
 
   /** The environment's description without starting anything or requiring credentials. */

@@ -15,6 +15,8 @@ import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
 import { exportBulkFile } from './workspaces/exportBulkFile';
+import { sandboxClockHandlers } from './sandboxClock';
+import { count } from '../../shared/i18n';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -70,7 +72,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     (async () => {
       // Loaded on first use: hosts that never touch the Offline sandbox never load the emulator.
       const { startEmulator } = await import('../../emulator/server');
-      return startEmulator({ dataDir: join(platform.dataDir, 'offline-sandbox'), timeScale, quiet: true });
+      // Recipients are looked up when a bulk file is validated, so a practice run meets the repair path.
+      return startEmulator({
+        dataDir: join(platform.dataDir, 'offline-sandbox'),
+        timeScale,
+        recipientCheck: 'validation',
+        quiet: true,
+      });
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
@@ -98,7 +106,11 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     checkReplacements: reconcile.checkReplacements,
     ...fetchOption,
   });
-  const search = createSearchServices({ environments, ...fetchOption });
+  const search = createSearchServices({
+    environments,
+    causesThatCannotReceive: reconcile.causesThatCannotReceive,
+    ...fetchOption,
+  });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
   const services: Services = {
@@ -116,16 +128,20 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
       if (saved.environment !== before) events.emit('settings.changed', { environment: saved.environment });
       return saved;
     },
-    'settings.testConnection': async ({ environment }) => {
+    'settings.testConnection': async ({ environment, remote }) => {
       const id = environment ?? settings.environment();
       try {
-        const resolved = await environments.resolve(id);
-        resolved.tokens.invalidate();
-        const token = await resolved.tokens.obtain();
+        // A client of its own: testing never saves, never switches and never touches the token in use.
+        const probe = await environments.probe(id, id === 'offline' ? undefined : remote);
+        const token = await probe.tokens.obtain();
+        const minutes = Math.round(token.expiresIn / 60);
+        const inForce = id === settings.environment();
         return {
           ok: true,
           environment: id,
-          message: `Connected to ${resolved.info.label}: the service issued a token valid for ${Math.round(token.expiresIn / 60)} minutes.`,
+          message:
+            `Connected to ${probe.label}: the service issued a token valid for ${count(minutes, 'minute')}.` +
+            (inForce ? '' : ` Nothing was changed: press Save to work with ${probe.label}.`),
           expiresIn: token.expiresIn,
         };
       } catch (e) {
@@ -133,6 +149,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         throw e;
       }
     },
+    ...sandboxClockHandlers(settings, environments),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(

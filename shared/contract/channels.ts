@@ -5,6 +5,7 @@ import { uploadChannels } from './uploadChannels';
 import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
+import { sandboxChannels } from './sandboxChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
   workspaceCountsSchema,
@@ -73,19 +74,19 @@ export const publicSettingsSchema = z.object({
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
+const remoteAddressesInput = z.object({
+  baseUrl: z.union([httpsUrl, z.literal('')]),
+  tokenUrl: z.union([httpsUrl, z.literal('')]),
+  programDomain: z.union([domain, z.literal('')]),
+});
+
 export const settingsUpdateSchema = z
   .object({
     environment: environmentIdSchema.optional(),
     remote: z
       .object({
         id: remoteEnvironmentIdSchema,
-        addresses: z
-          .object({
-            baseUrl: z.union([httpsUrl, z.literal('')]),
-            tokenUrl: z.union([httpsUrl, z.literal('')]),
-            programDomain: z.union([domain, z.literal('')]),
-          })
-          .optional(),
+        addresses: remoteAddressesInput.optional(),
         clientId: z.string().trim().max(200).optional(),
         /** A new client secret; an empty string forgets it. Never echoed back. */
         clientSecret: z.string().max(500).optional(),
@@ -105,6 +106,8 @@ export const environmentInfoSchema = z.object({
   programUrl: z.string(),
   /** True when the built-in emulator serves this environment. */
   emulated: z.boolean(),
+  /** The Offline sandbox's clock speed (virtual seconds per real second); absent for real services. */
+  timeScale: z.number().nonnegative().optional(),
 });
 export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 
@@ -139,8 +142,24 @@ export const channels = {
   },
   'settings.get': { request: empty, response: publicSettingsSchema },
   'settings.save': { request: settingsUpdateSchema, response: publicSettingsSchema },
+  /**
+   * Asks the service for a token. With `remote`, tests what is typed in Settings (a secret left
+   * empty means the stored one) without saving anything: only settings.save changes the environment.
+   */
   'settings.testConnection': {
-    request: z.object({ environment: environmentIdSchema.optional() }).strict(),
+    request: z
+      .object({
+        environment: environmentIdSchema.optional(),
+        remote: z
+          .object({
+            addresses: remoteAddressesInput,
+            clientId: z.string().trim().max(200),
+            clientSecret: z.string().max(500).optional(),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict(),
     response: connectionResultSchema,
   },
   'assets.sampleSpreadsheet': {
@@ -234,6 +253,7 @@ export const channels = {
   ...reconcileChannels,
   ...searchChannels,
   ...locationChannels,
+  ...sandboxChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -1,4 +1,5 @@
 export * from './channels';
+export * from './sandboxChannels';
 export * from './events';
 export * from './dispatch';
 export * from './environment';

@@ -140,6 +140,8 @@ export const uploadControlSchema = z.object({
   pending: z.array(moneyTotalSchema),
   /** Declined donations with neither a replacement nor a dismissal. */
   declinedOpen: z.number().int().nonnegative(),
+  /** None of its donations read since it finished: nothing to compare yet (not a difference). */
+  notReadYet: z.boolean(),
   /** submitted = accepted + declined + pending in count and minor units, for every currency. */
   reconciled: z.boolean(),
   /** Why it does not reconcile, in plain words; empty when it does. */

@@ -73,6 +73,18 @@ export function donationPageUrl(programUrl: string, locale: string, id: number):
 }
 
 /** Channels of the search area, spread into `channels` in channels.ts. */
+/**
+ * A cause this app has seen declined because it cannot take money (the service's cause look-ups say
+ * nothing of it): the code, its plain words, and when and which donation said so.
+ */
+export const cannotReceiveSchema = z.object({
+  code: z.string(),
+  reason: z.string(),
+  declinedAt: z.string(),
+  donationId: z.string(),
+});
+export type CannotReceive = z.infer<typeof cannotReceiveSchema>;
+
 export const searchChannels = {
   'search.run': {
     request: z
@@ -102,7 +114,11 @@ export const searchChannels = {
         projectName: z.string().trim().min(1).max(300).optional(),
       })
       .strict(),
-    response: z.object({ recipientId: z.string(), label: z.string() }),
+    response: z.object({
+      recipientId: z.string(),
+      label: z.string(),
+      cannotReceive: cannotReceiveSchema.nullable(),
+    }),
   },
   /** Type-ahead for the recipient field (GET /autocomplete/causes); available false where the service has none. */
   'causes.autocomplete': {
@@ -115,6 +131,7 @@ export const searchChannels = {
           name: z.string(),
           city: z.string().nullable(),
           country: z.string().nullable(),
+          cannotReceive: cannotReceiveSchema.nullable(),
         }),
       ),
     }),
@@ -129,6 +146,7 @@ export const searchChannels = {
       status: z.enum(['found', 'unknown', 'unknown-project', 'not-checked']),
       label: z.string().nullable(),
       message: z.string(),
+      cannotReceive: cannotReceiveSchema.nullable(),
     }),
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

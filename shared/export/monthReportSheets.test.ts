@@ -17,6 +17,7 @@ const upload = (over: Partial<UploadControl> = {}): UploadControl => ({
   declined: [money('EUR', 1, 310), money('USD', 1, 1234)],
   pending: [money('USD', 1, 999)],
   declinedOpen: 1,
+  notReadYet: false,
   reconciled: true,
   notes: [],
   ...over,

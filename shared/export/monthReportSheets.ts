@@ -33,20 +33,25 @@ export const CONTROL_FIGURES: ReadonlyArray<FigureLabel<LineFigure>> = [
   {
     key: 'pending',
     label: 'Accepted, not yet decided',
-    meaning: 'State ACCEPTED: the service took the donation and has not yet initiated or declined it.',
+    meaning:
+      'The service took the donation and has not yet approved it for payment or declined it (ACCEPTED).',
   },
-  { key: 'inProgress', label: 'In progress', meaning: 'State INITIATED or IN_PROGRESS.' },
-  { key: 'paid', label: 'Paid', meaning: 'State PAID.' },
-  { key: 'cleared', label: 'Cleared', meaning: 'State CLEARED.' },
+  {
+    key: 'inProgress',
+    label: 'In progress',
+    meaning: 'Approved for payment, or being paid (INITIATED, IN_PROGRESS).',
+  },
+  { key: 'paid', label: 'Paid', meaning: 'Paid to the cause, not yet cleared (PAID).' },
+  { key: 'cleared', label: 'Cleared', meaning: 'The payment has cleared the cause’s account (CLEARED).' },
   {
     key: 'declinedResolved',
     label: 'Declined, resolved',
-    meaning: 'State DECLINED, and since replaced by a correction or dismissed with a reason.',
+    meaning: 'Declined, and since replaced by a correction or dismissed with a reason (DECLINED).',
   },
   {
     key: 'declinedOpen',
     label: 'Declined, open',
-    meaning: 'State DECLINED, neither replaced nor dismissed yet.',
+    meaning: 'Declined, neither replaced nor dismissed yet (DECLINED).',
   },
 ];
 
@@ -76,13 +81,13 @@ export const UPLOAD_FIGURES: ReadonlyArray<FigureLabel<UploadFigure>> = [
   {
     key: 'accepted',
     label: 'Initiated or later',
-    meaning: 'Donations past ACCEPTED and not declined: in progress, paid or cleared.',
+    meaning: 'Approved for payment and not declined: in progress, paid or cleared (INITIATED and later).',
   },
-  { key: 'declined', label: 'Declined', meaning: 'State DECLINED, resolved or open.' },
+  { key: 'declined', label: 'Declined', meaning: 'Declined, resolved or open (DECLINED).' },
   {
     key: 'pending',
     label: 'Accepted, not yet decided',
-    meaning: 'State ACCEPTED: not yet initiated or declined.',
+    meaning: 'Not yet approved for payment or declined (ACCEPTED).',
   },
 ];
 

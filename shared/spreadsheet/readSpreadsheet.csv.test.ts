@@ -89,6 +89,29 @@ describe('readSpreadsheet on delimited text', () => {
     });
   });
 
+  it('names the detected encoding in the notes: Shift-JIS and UTF-32', async () => {
+    // "氏名,金額 / 山田 太郎,5000" saved as Shift-JIS.
+    const shiftJis = new Uint8Array([
+      0x8e, 0x81, 0x96, 0xbc, 0x2c, 0x8b, 0xe0, 0x8a, 0x7a, 0x0d, 0x0a, 0x8e, 0x52, 0x93, 0x63, 0x20, 0x91,
+      0xbe, 0x98, 0x59, 0x2c, 0x35, 0x30, 0x30, 0x30, 0x0d, 0x0a,
+    ]);
+    expect(await readSpreadsheet(shiftJis, 'payroll.csv')).toMatchObject({
+      encoding: 'shift_jis',
+      headers: ['氏名', '金額'],
+      rows: [{ rowNumber: 2, cells: ['山田 太郎', '5000'] }],
+      warnings: ['The file is not UTF-8; it was read as Shift-JIS (Japanese). Check names and other text.'],
+    });
+    const text = '\ufeffName,Amount\r\nZoë,5\r\n';
+    const utf32 = new Uint8Array(text.length * 4);
+    [...text].forEach((ch, i) => new DataView(utf32.buffer).setUint32(i * 4, ch.codePointAt(0) ?? 0, true));
+    expect(await readSpreadsheet(utf32, 'gifts.csv')).toMatchObject({
+      encoding: 'utf-32le',
+      headers: ['Name', 'Amount'],
+      rows: [{ rowNumber: 2, cells: ['Zoë', '5'] }],
+      warnings: ['The file was read as UTF-32 (little-endian).'],
+    });
+  });
+
   it('keeps quoted newlines inside a cell and numbers rows by record', async () => {
     const result = await readSpreadsheet(utf8('Name,Note\nAnn,"two\nlines"\nBob,x\n'), 'g.csv');
     expect(result.rows).toEqual([

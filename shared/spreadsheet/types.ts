@@ -4,7 +4,8 @@ import type { RawInflater } from './xlsx/zipArchive';
 export type SpreadsheetFormat = 'xlsx' | 'xlsm' | 'xls' | 'ods' | 'csv' | 'tsv' | 'txt';
 
 /** Encodings a delimited text file can be detected as. */
-export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type TextEncoding =
+  'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'shift_jis' | 'windows-1252';
 
 /** A row of cells as a person sees it, with the spreadsheet's own 1-based row number. */
 export interface SheetRow {

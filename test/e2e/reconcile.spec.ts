@@ -31,11 +31,11 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   // Filtered to the declined one, whose states seen are listed when it is chosen.
   const statusFilter = page.getByRole('combobox', { name: 'Status' });
   await statusFilter.click();
-  await page.getByRole('option', { name: 'DECLINED' }).click();
+  await page.getByRole('option', { name: 'Declined' }).click();
   await expect(page.getByTestId('donation-row')).toHaveCount(1);
   await page.getByTestId('donation-row').click();
   await expect(page.getByRole('list', { name: 'States seen' }).getByRole('listitem').last()).toContainText(
-    'DECLINED: seen',
+    'Declined: seen',
   );
   await statusFilter.click();
   await page.getByRole('option', { name: 'Every status' }).click();
@@ -44,16 +44,22 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   // The declined one, with its reason in plain words; corrected as a new donation.
   const declined = page.getByTestId('declined-donation');
   await expect(declined).toHaveCount(1);
-  await expect(declined).toContainText(/good standing/i);
+  await expect(declined).toContainText('The cause cannot receive donations at the moment');
   await declined.getByRole('button', { name: 'Correct' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create a corrected donation' });
-  await dialog.getByLabel('Recipient id').fill('840-446863710');
+  await dialog.getByRole('combobox', { name: 'Recipient' }).fill('840-446863710');
   await dialog.getByRole('button', { name: 'Create donation' }).click();
   await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
 
   // The month-end report adds up.
   await page.getByRole('button', { name: 'Show report' }).click();
   await expect(page.getByTestId('report-reconciled')).toHaveText('Reconciled', { timeout: 30_000 });
+  // As printed: the report alone (the README's picture of it).
+  await page.emulateMedia({ media: 'print' });
+  await page
+    .getByRole('region', { name: /^Month-end report/ })
+    .screenshot({ path: 'test-results/reconcile-month-report.png' });
+  await page.emulateMedia({ media: 'screen' });
 
   // Its xlsx: the same sheets as the CLI's, the upload's control total in minor units.
   const downloading = page.waitForEvent('download');

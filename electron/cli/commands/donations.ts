@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import * as XLSX from 'xlsx';
 import type { EventName, EventPayload } from '../../../shared/contract';
 import { donationStatusSchema, type DonationView } from '../../../shared/contract/reconcileChannels';
+import { formatMinor } from '../../../shared/amounts';
 import { neutraliseCell } from '../../../shared/export/neutraliseCell';
+import { codeWord, count, donationStatusWord, withCode } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, commandArgs, registerCommand } from '../main';
@@ -16,8 +18,10 @@ const USAGE = `donation-desk donations [--bulk ID]... [--status STATUS] [--page-
   --out FILE.xlsx   also write the list as a spreadsheet (cells that could run as formulas are made text)
   --json            print {donations, pages, lastRefreshAt} as JSON
 
-Reads every page from the service, remembers each donation's states in the app's data folder, and
-ties each one to its workspace row. Amounts are in minor units of their currency.
+Reads every page from the service (and each donation sent one by one that is not yet final),
+remembers each donation's states in the app's data folder, and ties each one to its workspace row.
+The list shows states and decline reasons in words with the service's code beside each reason, and
+amounts in their currency; --json and the xlsx keep the codes and amounts in minor units.
 Exit codes: 0 listed; 2 the arguments cannot be used; 3 the service could not be reached or refused access.`;
 
 const SERVICE_CODES = new Set([
@@ -31,6 +35,7 @@ const SERVICE_CODES = new Set([
 const COLUMNS = [
   'Donation id',
   'State',
+  'State in words',
   'Status last updated',
   'Recipient',
   'Currency',
@@ -47,12 +52,13 @@ const COLUMNS = [
   'History',
 ];
 
+/** Each reason in plain words with the service's code beside it (what a person and a script both need). */
 function errorsText(d: DonationView): string {
   return d.errors
-    .map(
-      (e) =>
-        `${e.code || e.status}: ${e.title}${e.detail ? ` — ${e.detail}` : ''}${e.pointer ? ` (${e.pointer})` : ''}`,
-    )
+    .map((e) => {
+      const code = e.code || e.status;
+      return `${withCode(codeWord(code), code)}${e.detail ? ` — ${e.detail}` : ''}${e.pointer ? ` (${e.pointer})` : ''}`;
+    })
     .join('; ');
 }
 
@@ -61,6 +67,7 @@ function sheetRow(d: DonationView): Array<string | number> {
   return [
     text(d.id),
     text(d.state),
+    text(donationStatusWord(d.state)),
     text(d.statusLastUpdated),
     text(d.recipientId),
     text(d.currencyCode),
@@ -147,20 +154,25 @@ registerCommand('donations', {
         'Donations',
       );
       await writeFileAtomic(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
-      if (!ctx.json) ctx.io.err(`Wrote ${result.donations.length} donation(s) to ${path}`);
+      if (!ctx.json) ctx.io.err(`Wrote ${count(result.donations.length, 'donation')} to ${path}`);
     }
     if (ctx.json) {
       ctx.io.out(JSON.stringify(result, null, 2));
       return EXIT.ok;
     }
+    const stateWidth = Math.max(0, ...result.donations.map((d) => donationStatusWord(d.state).length));
     for (const d of result.donations) {
-      const row = d.row ? `row ${d.row.rowNumber ?? `key ${d.row.rowKey}`}` : 'no row';
+      const row = d.row
+        ? `row ${d.row.rowNumber ?? `key ${d.row.rowKey}`}`
+        : d.bulkId
+          ? 'no row'
+          : 'sent one by one';
       const errors = d.errors.length ? `  ${errorsText(d)}` : '';
       ctx.io.out(
-        `${d.id}  ${d.state.padEnd(11)} ${d.currencyCode} ${String(d.amount).padStart(10)}  ${d.recipientId}  ${row}${errors}`,
+        `${d.id}  ${donationStatusWord(d.state).padEnd(stateWidth)}  ${formatMinor(d.amount, d.currencyCode).padStart(14)}  ${d.recipientId}  ${row}${errors}`,
       );
     }
-    ctx.io.out(`${result.donations.length} donation(s), ${result.pages} page(s) read.`);
+    ctx.io.out(`${count(result.donations.length, 'donation')}, ${count(result.pages, 'page')} read.`);
     return EXIT.ok;
   },
 });

@@ -8,6 +8,8 @@ import {
   INFORMATION_FIGURES,
   monthReportWorkbook,
 } from '../../../shared/export/monthReportSheets';
+import { formatMinor } from '../../../shared/amounts';
+import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, commandArgs, registerCommand } from '../main';
@@ -19,9 +21,9 @@ const USAGE = `donation-desk report --month YYYY-MM [--out FILE.xlsx] [--cached]
   --cached          report from what was last read, without asking the service first
   --json            print the report as JSON
 
-Per currency, in minor units: submitted (rows of the month's uploads), sent one by one (corrections
-and single donations), then accepted but not yet decided (ACCEPTED), in progress, paid, cleared and
-declined (resolved and open); corrections and single donations are shown again as "of which"
+Per currency: submitted (rows of the month's uploads), sent one by one (corrections and single
+donations), then accepted but not yet decided, in progress, paid, cleared and declined (resolved and
+open), each as a count and an amount in the currency (--json and the xlsx give minor units); corrections and single donations are shown again as "of which"
 figures, never added twice. The month reconciles when, for every currency, submitted + sent one by
 one equals the sum of the states, and every upload's own control total adds up.
 Exit codes: 0 reconciles; 1 does not reconcile; 2 the arguments cannot be used; 3 the service could
@@ -81,18 +83,21 @@ registerCommand('report', {
     }
     if (ctx.json) ctx.io.out(JSON.stringify(report, null, 2));
     else {
-      ctx.io.out(`Month ${report.month} (${report.environment}): ${report.uploads.length} upload(s)`);
+      const oneByOne = report.lines.reduce((n, l) => n + l.sentOneByOne.count, 0);
+      ctx.io.out(
+        `Month ${report.month} (${report.environment}): ${count(report.uploads.length, 'upload')} and ${count(oneByOne, 'donation')} sent one by one`,
+      );
       const width = Math.max(...[...CONTROL_FIGURES, ...INFORMATION_FIGURES].map((f) => f.label.length));
-      const figure = (label: string, v: { count: number; amount: number }): string =>
-        `    ${label.padEnd(width)} ${String(v.count).padStart(7)}  ${String(v.amount).padStart(14)}`;
       for (const l of report.lines) {
-        ctx.io.out(`  ${l.currencyCode} (minor units)${l.reconciled ? '' : '  DOES NOT RECONCILE'}`);
+        const figure = (label: string, v: { count: number; amount: number }): string =>
+          `    ${label.padEnd(width)} ${String(v.count).padStart(7)}  ${formatMinor(v.amount, l.currencyCode).padStart(16)}`;
+        ctx.io.out(`  ${l.currencyCode}${l.reconciled ? '  reconciled' : '  does not add up'}`);
         for (const { key, label } of CONTROL_FIGURES) ctx.io.out(figure(label, l[key]));
         for (const { key, label } of INFORMATION_FIGURES) ctx.io.out(figure(label, l[key]));
       }
       if (report.lines.length > 0) ctx.io.out(`  ${CONTROL_TOTAL_RULE}`);
       for (const u of report.uploads) {
-        if (!u.reconciled) ctx.io.out(`  Upload ${u.uploadId} (${u.workspaceName}): ${u.notes.join(' ')}`);
+        if (!u.reconciled) ctx.io.out(`  Upload “${u.workspaceName}” (${u.uploadId}): ${u.notes.join(' ')}`);
       }
       ctx.io.out(report.reconciled ? 'The month reconciles.' : 'The month does not reconcile.');
     }

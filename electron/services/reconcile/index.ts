@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
 import { REPLACES_KEY } from '../../../shared/mapping';
+import { count } from '../../../shared/i18n';
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/contract';
 import type { CheckReplacements } from '../upload/context';
@@ -17,6 +18,9 @@ import { createSingleDonation } from './singleDonation';
 import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
+import { partialTotals } from './partialTotals';
+import { causesThatCannotReceive } from './causeStanding';
+import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, statusTotals, uploadControls } from './views';
@@ -27,6 +31,8 @@ export interface ReconcileServices {
   handlers: { [C in ReconcileChannel]: Handler<C> };
   /** The upload's check of rows that replace declined donations (see UploadContext.checkReplacements). */
   checkReplacements: CheckReplacements;
+  /** Causes this app has seen declined because they cannot take money (for the cause suggestions). */
+  causesThatCannotReceive(): Promise<Map<string, CannotReceive>>;
   /** Stops the background refresh and waits for one in flight. */
   close(): Promise<void>;
 }
@@ -178,7 +184,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 stage: bulkIds.length > 1 ? `bulk ${index + 1} of ${bulkIds.length}` : 'listing',
                 done: read,
                 total: null,
-                message: `${read} donation(s) read, page ${pages}`,
+                message: `${count(read, 'donation')} read, page ${pages}`,
               });
             },
           },
@@ -211,6 +217,25 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   const ledgerBulkIds = (ledger: LedgerView, environment: string): string[] =>
     ledger.bulks.filter((b) => b.group.environment === environment).map((b) => b.bulkId);
+
+  /**
+   * Donations made one at a time (single donations, corrections) belong to no bulk, so no bulk
+   * listing brings them back: each one not yet final is read on its own.
+   */
+  const refreshSingles = async (store: DonationStore): Promise<void> => {
+    const singles = store
+      .all()
+      .filter(
+        (d) =>
+          !d.resource.attributes.bulkId &&
+          !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus),
+      );
+    for (const single of singles) {
+      const resource = await client.getDonation(single.resource.id);
+      store.record(resource, single.row, new Date(now()).toISOString());
+    }
+    if (singles.length > 0) await store.save();
+  };
 
   const listing = (
     store: DonationStore,
@@ -252,6 +277,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     };
     const inUploads = replacementsInUploads(ledger, environment);
     if (input.cached) return listing(store, filter, 0, inUploads);
+    // The uploads' list includes what was sent one by one: those are read too.
+    if (input.bulkIds === undefined) await refreshSingles(store);
     const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
       ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),
       ...(input.status ? { status: input.status } : {}),
@@ -287,13 +314,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
     const { environment, store, ledger } = await context();
-    const { bulkIds, singles } = openTargets(store, ledger, environment);
-    // Single donations (corrections) belong to no bulk: each open one is read on its own.
-    for (const single of singles) {
-      const resource = await client.getDonation(single.resource.id);
-      store.record(resource, single.row, new Date(now()).toISOString());
-    }
-    if (singles.length > 0) await store.save();
+    const { bulkIds } = openTargets(store, ledger, environment);
+    await refreshSingles(store);
     const pages = await fetchInto(store, ledger, bulkIds, {
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
@@ -331,6 +353,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   schedule();
 
   return {
+    causesThatCannotReceive: async () => causesThatCannotReceive((await context()).store.all()),
     checkReplacements: async (rows) => {
       const { store, ledger, environment } = await context();
       checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
@@ -375,7 +398,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         );
         const sheet = correctionSheet(ids.map((id) => store.get(id) as StoredDonation));
         const day = new Date(now()).toISOString().slice(0, 10);
-        const name = `Corrections of ${ids.length} declined donation${ids.length === 1 ? '' : 's'} (${day})`;
+        const name = `Corrections of ${count(ids.length, 'declined donation')} (${day})`;
         const created = await deps.createWorkspace({
           name,
           source: {
@@ -416,7 +439,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 stage: 'sending',
                 done,
                 total,
-                message: `${done} of ${total} correction(s) sent`,
+                message: `${done} of ${count(total, 'correction')} sent`,
               }),
           );
           deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'succeeded' });
@@ -468,6 +491,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         return monthReport(month, environment, ledger, store.all(), {
           generatedAt: new Date(now()).toISOString(),
           lastRefreshAt: store.lastRefreshAt(),
+          partials: await partialTotals(ledgerDir, ledger, environment),
         });
       },
       'donations.summary': async () => {
@@ -475,7 +499,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const donations = store.all();
         return {
           byStatus: statusTotals(donations),
-          uploads: uploadControls(ledger, environment, donations),
+          uploads: uploadControls(ledger, environment, donations, {
+            lastRefreshAt: store.lastRefreshAt(),
+            partials: await partialTotals(ledgerDir, ledger, environment),
+          }),
           lastRefreshAt: store.lastRefreshAt(),
         };
       },

@@ -6,6 +6,7 @@ import {
 import { REPLACES_KEY } from '../../../shared/mapping';
 import { markedByThisApp, type StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
+import type { PartialTotals } from './partialTotals';
 import { uploadControls } from './views';
 
 type Figure = Exclude<keyof ReportLine, 'currencyCode' | 'reconciled'>;
@@ -78,9 +79,16 @@ export function monthReport(
   environment: string,
   ledger: LedgerView,
   donations: StoredDonation[],
-  context: { generatedAt: string; lastRefreshAt: string | null },
+  context: {
+    generatedAt: string;
+    lastRefreshAt: string | null;
+    partials?: ReadonlyMap<string, PartialTotals>;
+  },
 ): MonthReport {
-  const uploads = uploadControls(ledger, environment, donations).filter((u) => u.createdAt.startsWith(month));
+  const uploads = uploadControls(ledger, environment, donations, {
+    lastRefreshAt: context.lastRefreshAt,
+    ...(context.partials ? { partials: context.partials } : {}),
+  }).filter((u) => u.createdAt.startsWith(month));
   const bulkIds = new Set(uploads.flatMap((u) => u.bulkIds));
   const lines = new Map<string, ReportLine>();
   const add = (currencyCode: string, figure: Figure, count: number, amount: number): void => {

@@ -118,7 +118,7 @@ describe('correctionSheet', () => {
     expect(cell('Receipted')).toBe('no');
     expect(cell('Country')).toBe('GB');
     expect(cell('Declined because')).toBe(
-      'destination.recipientId: Cause not in good standing (CAUSE_NOT_IN_GOOD_STANDING)',
+      'Recipient: The cause cannot receive donations at the moment (CAUSE_NOT_IN_GOOD_STANDING)',
     );
     // A metadata key named like a fixed column gets its own header; the app's reference pair is dropped.
     expect(cell('Amount (metadata)')).toBe('clash');

@@ -1,4 +1,5 @@
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
+import { codeWord, count, plural, withCode } from '../../../shared/i18n';
 import { intentStateSchema } from '../../../shared/contract/uploadChannels';
 import type { WorkspaceRow } from '../../../shared/contract';
 import { minorToMajorString } from '../../../shared/amounts';
@@ -93,7 +94,7 @@ export function checkReplacementRows(
   if (problems.length > 0) {
     throw new DeskFailure(
       'REPLACEMENT_REFUSED',
-      `${problems.length} row(s) cannot replace their declined donation. ${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} Remove those rows or clear their ${REPLACES_KEY} cell.`,
+      `${count(problems.length, 'row')} cannot replace ${plural(problems.length, { one: 'its', other: 'their' })} declined donation. ${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} Remove ${plural(problems.length, { one: 'that row', other: 'those rows' })} or clear ${plural(problems.length, { one: 'its', other: 'their' })} ${REPLACES_KEY} cell.`,
       { problems },
     );
   }
@@ -127,15 +128,24 @@ const FIELD_COLUMNS: ReadonlyArray<[header: string, target: MappingTarget | null
 /** The app's own pairs are not the user's metadata: the new workspace makes its own reference. */
 const OWN_KEYS = new Set([DEFAULT_REFERENCE_KEY, REPLACES_KEY, SINGLE_KEY]);
 
-/** One decline's reasons in plain words, with the attribute each names. */
+const ATTRIBUTE_WORDS: Record<string, string> = {
+  'destination.recipientId': 'Recipient',
+  'destination.foundationId': 'Foundation',
+  'funds.amount': 'Amount',
+  'funds.currencyCode': 'Currency',
+};
+
+/** One decline's reasons in plain words, with the attribute each names and the service's code. */
 export function declineReasons(stored: StoredDonation): string {
   const errors = stored.resource.attributes.state.errors ?? [];
   if (errors.length === 0) return 'Declined (the service gave no reason)';
   return errors
     .map((e) => {
-      const attribute = (e.source?.pointer ?? '').replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
-      const words = [e.title, e.detail].filter(Boolean).join(': ');
-      return `${attribute ? `${attribute}: ` : ''}${words || e.code || 'declined'}${e.code ? ` (${e.code})` : ''}`;
+      const field = (e.source?.pointer ?? '').replace(/^\/data\/attributes\//, '').replace(/\//g, '.');
+      const attribute = ATTRIBUTE_WORDS[field] ?? field;
+      // The code's plain words when the app knows them, else the service's own title; the code kept.
+      const words = (e.code ? codeWord(e.code) : '') || e.title || 'Declined';
+      return `${attribute ? `${attribute}: ` : ''}${e.code ? withCode(words, e.code) : words}${e.detail ? ` — ${e.detail}` : ''}`;
     })
     .join('; ');
 }

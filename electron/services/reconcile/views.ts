@@ -3,8 +3,11 @@ import {
   type DonationView,
   type UploadControl,
 } from '../../../shared/contract/reconcileChannels';
+import { formatMinor } from '../../../shared/amounts';
+import { count as countOf, plural } from '../../../shared/i18n';
 import type { StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
+import type { PartialTotals } from './partialTotals';
 
 /** A stored donation as the screens and the CLI see it: flat, every optional part spelled out. */
 export function donationView(
@@ -79,14 +82,28 @@ export function statusTotals(
   );
 }
 
+/** "3 donations for $12.34": a count and an amount a person reads, never raw minor units. */
+const money = (t: Money): string =>
+  `${countOf(t.count, 'donation')} for ${formatMinor(t.amount, t.currencyCode)}`;
+
+export interface ControlContext {
+  /** When the store last heard from the service; an upload finished after it was never read. */
+  lastRefreshAt?: string | null;
+  /** Totals of the rows that got a donation, per bulk that ended in ERROR part-way (partialTotals). */
+  partials?: ReadonlyMap<string, PartialTotals>;
+}
+
 /**
- * Control totals per upload: what the ledger says was taken (rows of processed parts) against what
- * the donations say happened to it (accepted, declined, still pending), per currency to the minor unit.
+ * Control totals per upload: what the ledger says was taken (rows of processed parts, and of a part
+ * that ended in ERROR part-way, the rows that got a donation) against what the donations say happened
+ * to it (accepted, declined, still pending), per currency to the minor unit. An upload none of whose
+ * donations has been read since it finished is "not read yet", not a difference.
  */
 export function uploadControls(
   ledger: LedgerView,
   environment: string,
   donations: StoredDonation[],
+  context: ControlContext = {},
 ): UploadControl[] {
   const byBulk = new Map<string, StoredDonation[]>();
   for (const d of donations) {
@@ -107,42 +124,68 @@ export function uploadControls(
     const notes: string[] = [];
     const bulkIds: string[] = [];
     let declinedOpen = 0;
+    let found = 0;
+    let finishedAt = '';
     for (const bulk of bulks) {
       const part = group.parts[bulk.intent.part];
       const processed = bulk.intent.state === 'PROCESSED';
       const partial = bulk.intent.state === 'ERROR' && (bulk.intent.donationRowKeys?.length ?? 0) > 0;
-      if (!processed && !partial) continue;
+      // Ended in ERROR and the app could not tell which rows got a donation, yet some were read.
+      const unknown =
+        bulk.intent.state === 'ERROR' &&
+        bulk.intent.donationRowKeys === null &&
+        (byBulk.get(bulk.bulkId)?.length ?? 0) > 0;
+      if (!processed && !partial && !unknown) continue;
+      if (unknown) {
+        notes.push(
+          `Part ${bulk.intent.part + 1} ended in error after creating donations, and which rows got them is not known yet: refresh that upload in Uploads so the app checks again.`,
+        );
+      }
       bulkIds.push(bulk.bulkId);
+      if (bulk.intent.updatedAt > finishedAt) finishedAt = bulk.intent.updatedAt;
       if (processed && part) for (const t of part.totals) add(submitted, t.currencyCode, t.count, t.amount);
       if (partial) {
-        notes.push(
-          `Part ${bulk.intent.part + 1} ended in ERROR after creating ${bulk.intent.donationRowKeys?.length ?? 0} donation(s); the ledger has no totals for just those rows.`,
-        );
+        const rows = bulk.intent.donationRowKeys?.length ?? 0;
+        const known = context.partials?.get(bulk.bulkId);
+        if (known && 'totals' in known) {
+          for (const t of known.totals) add(submitted, t.currencyCode, t.count, t.amount);
+        } else {
+          notes.push(
+            `Part ${bulk.intent.part + 1} stopped after ${countOf(rows, 'donation')} ${plural(rows, { one: 'was', other: 'were' })} created, and what was sent for ${plural(rows, { one: 'that row', other: 'those rows' })} is not known: ${known && 'problem' in known ? known.problem : 'the kept copy of the file was not read.'}`,
+          );
+        }
       }
       for (const d of byBulk.get(bulk.bulkId) ?? []) {
         const a = d.resource.attributes;
         const status = a.state.processingStatus;
         const target = status === 'DECLINED' ? declined : status === 'ACCEPTED' ? pending : accepted;
         add(target, a.funds.currencyCode, 1, a.funds.amount);
+        found++;
         if (status === 'DECLINED' && isOpenResolution(d.resolution)) declinedOpen++;
       }
     }
     if (bulkIds.length === 0) continue;
-    const currencies = new Set([
-      ...submitted.keys(),
-      ...accepted.keys(),
-      ...declined.keys(),
-      ...pending.keys(),
-    ]);
-    for (const c of [...currencies].sort()) {
-      const s = submitted.get(c) ?? { currencyCode: c, count: 0, amount: 0 };
-      const parts = [accepted.get(c), declined.get(c), pending.get(c)];
-      const count = parts.reduce((n, t) => n + (t?.count ?? 0), 0);
-      const amount = parts.reduce((n, t) => n + (t?.amount ?? 0), 0);
-      if (count !== s.count || amount !== s.amount) {
-        notes.push(
-          `${c}: ${s.count} submitted for ${s.amount} (minor units), but ${count} donation(s) for ${amount} were found. List the donations again; if it stays, ask the service.`,
-        );
+    // Nothing of it read since it finished: there is nothing to compare yet.
+    const notReadYet = found === 0 && (!context.lastRefreshAt || context.lastRefreshAt < finishedAt);
+    if (notReadYet) {
+      notes.splice(0, notes.length, 'Not read from the service yet: press Refresh from the service.');
+    } else {
+      const currencies = new Set([
+        ...submitted.keys(),
+        ...accepted.keys(),
+        ...declined.keys(),
+        ...pending.keys(),
+      ]);
+      for (const c of [...currencies].sort()) {
+        const s = submitted.get(c) ?? { currencyCode: c, count: 0, amount: 0 };
+        const parts = [accepted.get(c), declined.get(c), pending.get(c)];
+        const count = parts.reduce((n, t) => n + (t?.count ?? 0), 0);
+        const amount = parts.reduce((n, t) => n + (t?.amount ?? 0), 0);
+        if (count !== s.count || amount !== s.amount) {
+          notes.push(
+            `${c}: ${money(s)} sent, but ${money({ currencyCode: c, count, amount })} found at the service. Refresh from the service; if it stays, ask the service about this upload.`,
+          );
+        }
       }
     }
     controls.push({
@@ -156,6 +199,7 @@ export function uploadControls(
       declined: sorted(declined),
       pending: sorted(pending),
       declinedOpen,
+      notReadYet,
       reconciled: notes.length === 0,
       notes,
     });

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { ChannelName, Handler } from '../../../shared/contract';
-import { searchResponseSchema, type searchChannels } from '../../../shared/contract/searchChannels';
+import {
+  searchResponseSchema,
+  type CannotReceive,
+  type searchChannels,
+} from '../../../shared/contract/searchChannels';
 import { recipientShape } from '../../../shared/donation';
 import { DeskFailure } from '../../../shared/result';
 import type { Environments } from '../environments';
@@ -12,6 +16,11 @@ type SearchChannel = keyof typeof searchChannels & ChannelName;
 export interface SearchDeps {
   environments: Environments;
   fetchImpl?: typeof fetch;
+  /**
+   * Causes this app has seen declined because they cannot take money, by cause id (from the
+   * donations it follows): suggestions and checks say so before a donation is sent to one.
+   */
+  causesThatCannotReceive?: () => Promise<ReadonlyMap<string, CannotReceive>>;
 }
 
 export interface SearchServices {
@@ -61,6 +70,11 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
     retry: INTERACTIVE_RETRY,
   });
 
+  const cannotReceive = async (): Promise<ReadonlyMap<string, CannotReceive>> =>
+    // What is known locally never stops a look-up: without it the suggestions simply carry no warning.
+    (await deps.causesThatCannotReceive?.().catch(() => null)) ?? new Map<string, CannotReceive>();
+  const causeIdOf = (recipientId: string) => recipientId.split('/')[0] ?? recipientId;
+
   const readCause = (id: string) =>
     api.get({
       name: 'reading a cause (GET /causes/{id})',
@@ -78,6 +92,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
           path: `/autocomplete/causes?${new URLSearchParams({ q })}`,
           schema: autocompleteSchema,
         });
+        const unable = await cannotReceive();
         return {
           available: true,
           causes: answer.data.map((c) => ({
@@ -85,6 +100,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
             name: c.attributes.name,
             city: c.attributes.city ?? null,
             country: c.attributes.country ?? null,
+            cannotReceive: unable.get(causeIdOf(c.id)) ?? null,
           })),
         };
       } catch (e) {
@@ -103,6 +119,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
           label: null,
           message:
             'Not a cause id, so it cannot be looked up; the service checks it when the donation is sent.',
+          cannotReceive: null,
         };
       }
       let cause;
@@ -115,6 +132,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
             status: 'unknown' as const,
             label: null,
             message: `The service does not know a cause ${causeId}. Check the id, or pick the cause from the list.`,
+            cannotReceive: null,
           };
         }
         if (status === 405 || status === 501) {
@@ -122,13 +140,20 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
             status: 'not-checked' as const,
             label: null,
             message: 'This service cannot look causes up; it checks the id when the donation is sent.',
+            cannotReceive: (await cannotReceive()).get(causeId) ?? null,
           };
         }
         throw e;
       }
       const name = cause.data.attributes.name;
+      const unable = (await cannotReceive()).get(causeId) ?? null;
       if (projectId === undefined) {
-        return { status: 'found' as const, label: name, message: `${name} (${causeId})` };
+        return {
+          status: 'found' as const,
+          label: name,
+          message: `${name} (${causeId})`,
+          cannotReceive: unable,
+        };
       }
       const project = (cause.data.attributes.projects ?? []).find(
         (p) => p.id === projectId || p.recipientId === recipientId,
@@ -138,12 +163,14 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
           status: 'unknown-project' as const,
           label: name,
           message: `${name} has no project ${projectId} at the service.`,
+          cannotReceive: unable,
         };
       }
       return {
         status: 'found' as const,
         label: `${project.name} (${name})`,
         message: `${project.name}, a project of ${name}`,
+        cannotReceive: unable,
       };
     },
     'search.run': async ({ q, near, autocorrect }) => {
@@ -183,7 +210,8 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
           `The service did not find a cause named “${causeName}”, so its id is unknown. Copy the id from the cause’s page instead.`,
         );
       }
-      if (!projectName) return { recipientId: cause.id, label: cause.attributes.name };
+      const unable = (await cannotReceive()).get(cause.id) ?? null;
+      if (!projectName) return { recipientId: cause.id, label: cause.attributes.name, cannotReceive: unable };
       const details = await readCause(cause.id);
       const project = (details.data.attributes.projects ?? []).find((p) => sameName(p.name, projectName));
       if (!project) {
@@ -195,6 +223,7 @@ export function createSearchServices(deps: SearchDeps): SearchServices {
       return {
         recipientId: project.recipientId ?? `${cause.id}/${project.id}`,
         label: `${project.name} (${cause.attributes.name})`,
+        cannotReceive: unable,
       };
     },
   };

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { WorkspaceStore } from './workspaceStore';
+import { WorkspaceStore, jsonStringLiteral } from './workspaceStore';
 
 const source = {
   fileName: 'november.xlsx',
@@ -156,6 +156,40 @@ describe('WorkspaceStore', () => {
       code: 'STAGED_ROWS_GONE',
     });
     expect(await store.list()).toHaveLength(1);
+  });
+
+  it.each([
+    ['plain text', 'Ann Smith 25.00 Zoë €'],
+    ['quotes and backslashes', 'say "hi" C:\\gifts\\'],
+    ['line breaks and tabs', 'two\nlines\r\tand\u0000nul'],
+    ['characters beyond the basic plane', 'gift 😀 東京'],
+    ['a lone surrogate', 'broken \ud800 pair'],
+  ])('writes %s as JSON.stringify does', (_name, text) => {
+    expect(jsonStringLiteral(text)).toBe(JSON.stringify(text));
+    expect(JSON.parse(jsonStringLiteral(text))).toBe(text);
+  });
+
+  it('keeps staged texts that need escaping exactly as they were', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
+    const store = new WorkspaceStore(root);
+    const cells = ['say "hi"', 'C:\\gifts', 'two\nlines', 'Zoë 😀'];
+    const { stageId } = store.stageRows({
+      texts: cells.join(''),
+      lengths: new Uint32Array(cells.map((cell) => cell.length)),
+      rowNumbers: [2, null],
+      width: 2,
+    });
+    const created = await store.create({
+      name: 'Escaped',
+      source,
+      headers: ['A', 'B'],
+      stagedRows: stageId,
+      mapping: null,
+    });
+    expect((await new WorkspaceStore(root).open(created.id)).rows).toEqual([
+      { key: 0, rowNumber: 2, cells: cells.slice(0, 2) },
+      { key: 1, rowNumber: null, cells: cells.slice(2) },
+    ]);
   });
 
   it('lets staged rows go when a workspace is made from rows sent with the request', async () => {

@@ -48,3 +48,33 @@ export function excelSerialToIso(serial: number, date1904: boolean, timeOnly = f
   else date = civilDate(wholeDays - (wholeDays < 60 ? EPOCH_1900_TO_UNIX - 1 : EPOCH_1900_TO_UNIX));
   return seconds === 0 ? date : `${date}T${timeOfDay(seconds)}`;
 }
+
+/**
+ * An Excel serial shown in an elapsed-time format (`[h]:mm:ss`) as a duration, `HH:MM:SS` with the
+ * hours counted past 24 ("255:10:10"), rounded to the second like the dates.
+ */
+export function excelSerialToDuration(serial: number): string {
+  if (!Number.isFinite(serial)) return formatNumber(serial);
+  const totalSeconds = Math.round(Math.abs(serial) * SECONDS_PER_DAY);
+  const hours = Math.floor(totalSeconds / 3600);
+  const text = `${pad2(hours)}:${pad2(Math.floor((totalSeconds % 3600) / 60))}:${pad2(totalSeconds % 60)}`;
+  return serial < 0 && totalSeconds > 0 ? `-${text}` : text;
+}
+
+const ISO_DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?/;
+
+/**
+ * An ISO 8601 date-time as written in a date cell (`t="d"`, or a Date from SheetJS) as the same text
+ * numeric dates give: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` rounded to the second. A zone suffix is
+ * left out (the wall-clock time is what the sheet shows); text in another form is kept as it is.
+ */
+export function isoDateTimeText(value: string): string {
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match) return value;
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = ''] = match;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  date.setUTCHours(Number(hour), Number(minute), Number(second) + Math.round(Number(`0${fraction}`)), 0);
+  const iso = date.toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+}

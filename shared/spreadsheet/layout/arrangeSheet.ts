@@ -1,6 +1,7 @@
 import { SpreadsheetReadError } from '../errors';
 import type { RawSheet, SheetRow } from '../types';
 import { isBlankCell, isBlankRow } from './cellKinds';
+import { clipMerges } from './clipMerges';
 import { detectHeaderIndex } from './detectHeader';
 import { buildHeaderNames, isSecondHeaderRow } from './headerNames';
 import { isTotalsRow } from './totalsRow';
@@ -41,10 +42,11 @@ export function arrangeSheet(raw: RawSheet, headerRowOption: number | undefined)
   if (filled.length === 0) {
     throw new SpreadsheetReadError('The sheet is empty: there is no header row and no data to import.');
   }
+  const merges = clipMerges(raw.merges, filled);
 
   let headerIndex: number;
   if (headerRowOption === undefined) {
-    headerIndex = detectHeaderIndex(filled, raw.merges);
+    headerIndex = detectHeaderIndex(filled, merges);
   } else {
     headerIndex = filled.findIndex((row) => row.rowNumber === headerRowOption);
     if (headerIndex === -1) {
@@ -55,10 +57,11 @@ export function arrangeSheet(raw: RawSheet, headerRowOption: number | undefined)
   }
   const header = filled[headerIndex] as SheetRow;
   const candidateSecond = filled[headerIndex + 1];
-  const second = isSecondHeaderRow(header, candidateSecond, raw.merges) ? candidateSecond : undefined;
+  const second = isSecondHeaderRow(header, candidateSecond, merges) ? candidateSecond : undefined;
   const firstDataIndex = headerIndex + (second ? 2 : 1);
   if (header.rowNumber > 1 && headerIndex > 0) {
-    warnings.push(`${describeRows(1, header.rowNumber - 1)} above the header were not imported.`);
+    const verb = header.rowNumber - 1 === 1 ? 'was' : 'were';
+    warnings.push(`${describeRows(1, header.rowNumber - 1)} above the header ${verb} not imported.`);
   }
 
   const rows = filled.slice(firstDataIndex);
@@ -76,7 +79,7 @@ export function arrangeSheet(raw: RawSheet, headerRowOption: number | undefined)
   for (const row of rows) width = Math.max(width, usedWidth(row.cells));
   for (const row of rows) fitToWidth(row.cells, width);
   if (totalsRow) fitToWidth(totalsRow.cells, width);
-  const headers = buildHeaderNames(header, second, raw.merges, width);
+  const headers = buildHeaderNames(header, second, merges, width);
 
   const headerEnd = second ? second.rowNumber : header.rowNumber;
   const lastRowNumber = (totalsRow ?? last)?.rowNumber ?? headerEnd;

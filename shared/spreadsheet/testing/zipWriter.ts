@@ -82,16 +82,22 @@ export function buildXlsx(options: {
   sheetName?: string;
   /** The whole worksheet part, replacing the default `<worksheet>` wrapper. */
   sheetXml?: string;
+  /** The whole workbook part, replacing the default one. */
+  workbookXml?: string;
+  /** Renames every zip entry, e.g. to the backslash paths some Windows tools write. */
+  entryName?: (path: string) => string;
 }): Uint8Array {
   const sst =
     typeof options.sharedStrings === 'string'
       ? options.sharedStrings
       : `<sst xmlns="${MAIN}">${(options.sharedStrings ?? []).map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`;
-  return buildZip({
+  const parts: Record<string, string> = {
     '[Content_Types].xml':
       '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
     '_rels/.rels': `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `<?xml version="1.0"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr${options.date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="${options.sheetName ?? 'Gifts'}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/workbook.xml':
+      options.workbookXml ??
+      `<?xml version="1.0"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr${options.date1904 ? ' date1904="1"' : ''}/><sheets><sheet name="${options.sheetName ?? 'Gifts'}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     'xl/worksheets/sheet1.xml':
       options.sheetXml ??
@@ -100,5 +106,7 @@ export function buildXlsx(options: {
     'xl/styles.xml':
       options.styles ??
       `<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd\\ hh:mm"/></numFmts><cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="20"/></cellXfs></styleSheet>`,
-  });
+  };
+  const rename = options.entryName ?? ((path: string) => path);
+  return buildZip(Object.fromEntries(Object.entries(parts).map(([path, text]) => [rename(path), text])));
 }

@@ -9,6 +9,15 @@ export interface DelimitedSheet extends RawSheet {
   delimiter: string;
 }
 
+/** What the import notes say about an encoding other than UTF-8 and UTF-16, which need no comment. */
+const ENCODING_NOTES: Partial<Record<TextEncoding, string>> = {
+  'windows-1252':
+    'The file is not UTF-8; it was read as Windows-1252 (Western European). Check accented letters.',
+  shift_jis: 'The file is not UTF-8; it was read as Shift-JIS (Japanese). Check names and other text.',
+  'utf-32le': 'The file was read as UTF-32 (little-endian).',
+  'utf-32be': 'The file was read as UTF-32 (big-endian).',
+};
+
 /** Reads CSV, TSV or TXT bytes into rows; row numbers are record numbers, as Excel numbers them. */
 export async function readDelimited(
   bytes: Uint8Array,
@@ -30,10 +39,7 @@ export async function readDelimited(
   }
   monitor.progress(parser.length, parser.length);
   const warnings: string[] = [];
-  if (encoding === 'windows-1252') {
-    warnings.push(
-      'The file is not UTF-8; it was read as Windows-1252 (Western European). Check accented letters.',
-    );
-  }
+  const note = ENCODING_NOTES[encoding];
+  if (note) warnings.push(note);
   return { rows, merges: [], warnings, encoding, delimiter };
 }

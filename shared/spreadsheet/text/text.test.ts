@@ -41,6 +41,54 @@ describe('encoding detection', () => {
     const bytes = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x2c, 0x80, 0x35]);
     expect(decodeText(bytes)).toEqual({ text: 'Café,€5', encoding: 'windows-1252', hadBom: false });
   });
+
+  it.each([
+    [true, true, 'utf-32le'],
+    [false, true, 'utf-32be'],
+    [true, false, 'utf-32le'],
+    [false, false, 'utf-32be'],
+  ])('reads UTF-32 (little-endian %s, BOM %s), not UTF-16 with NULs', (littleEndian, bom, encoding) => {
+    const text = 'Name,Amount\nZoë 😀,€5\n';
+    const codes = [...(bom ? [0xfeff] : []), ...[...text].map((ch) => ch.codePointAt(0) ?? 0)];
+    const bytes = new Uint8Array(codes.length * 4);
+    codes.forEach((code, i) => new DataView(bytes.buffer).setUint32(i * 4, code, littleEndian));
+    expect(decodeText(bytes)).toEqual({ text, encoding, hadBom: bom });
+  });
+
+  it('reads Shift-JIS, as Japanese payroll exports are written', () => {
+    // "社員番号,氏名,金額 / 00123,山田 太郎,5000 / 00124,カタカナ ﾊﾝｶｸ,1200" saved as Shift-JIS.
+    const hex =
+      '8ed088f594d48d862c8e8196bc2c8be08a7a0d0a30303132332c8e5293632091be98592c353030300d0a' +
+      '30303132342c834a835e834a836920caddb6b82c313230300d0a';
+    const bytes = new Uint8Array(hex.match(/../g)!.map((pair) => parseInt(pair, 16)));
+    expect(decodeText(bytes)).toEqual({
+      text: '社員番号,氏名,金額\r\n00123,山田 太郎,5000\r\n00124,カタカナ ﾊﾝｶｸ,1200\r\n',
+      encoding: 'shift_jis',
+      hadBom: false,
+    });
+  });
+
+  it('keeps Windows-1252 for Western text that also happens to decode as Shift-JIS', () => {
+    // "Name,Amount / ÅSE ÖRN,5": Å (0xC5) is a half-width katakana in Shift-JIS, Ö+R a kanji pair.
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('Name,Amount\r\n'),
+      0xc5,
+      0x53,
+      0x45,
+      0x20,
+      0xd6,
+      0x52,
+      0x4e,
+      0x2c,
+      0x35,
+      0x0d,
+      0x0a,
+    ]);
+    expect(decodeText(bytes)).toMatchObject({
+      text: 'Name,Amount\r\nÅSE ÖRN,5\r\n',
+      encoding: 'windows-1252',
+    });
+  });
 });
 
 describe('delimiter detection', () => {

@@ -1,7 +1,10 @@
 import type { WorkMonitor } from '../cancellation';
+import { count, plural } from '../../i18n';
 import { SpreadsheetReadError } from '../errors';
+import { columnLetters } from '../layout/headerNames';
 import type { RawSheet } from '../types';
 import { parseCellStyles } from './cellStyles';
+import { withoutRootPrefix } from './namespacePrefix';
 import { parseSharedStrings } from './sharedStrings';
 import { readWorkbookParts } from './workbookParts';
 import { WorksheetScanner } from './worksheetScanner';
@@ -61,9 +64,13 @@ export async function readXlsx(
   }
   monitor.throwIfCancelled();
   const sharedStrings = parseSharedStrings(
-    await inflateText(archive, parts.sharedStringsPath ?? 'xl/sharedStrings.xml', inflater),
+    withoutRootPrefix(
+      await inflateText(archive, parts.sharedStringsPath ?? 'xl/sharedStrings.xml', inflater),
+    ),
   );
-  const displays = parseCellStyles(archive.readText(parts.stylesPath ?? 'xl/styles.xml'));
+  const displays = parseCellStyles(
+    withoutRootPrefix(archive.readText(parts.stylesPath ?? 'xl/styles.xml') ?? ''),
+  );
   const scanner = new WorksheetScanner(sharedStrings, displays, parts.date1904);
   await inflateEntry(
     archive,
@@ -78,10 +85,17 @@ export async function readXlsx(
     },
     inflater,
   );
+  const merges = scanner.finish();
   monitor.progress(1, 1);
-  return {
-    sheetNames,
-    sheet: sheet.name,
-    raw: { rows: scanner.rows, merges: scanner.finish(), warnings: [] },
-  };
+  const warnings: string[] = [];
+  const missing = scanner.firstMissingSharedString;
+  if (missing) {
+    const n = scanner.missingSharedStrings;
+    warnings.push(
+      `${count(n, 'cell')} ${plural(n, { one: 'refers', other: 'refer' })} to text the workbook does not contain ` +
+        `(first at ${columnLetters(missing.column)}${missing.rowNumber}); ${plural(n, { one: 'it was', other: 'they were' })} read as empty. ` +
+        'Open the file in Excel, save it again, and import the new copy.',
+    );
+  }
+  return { sheetNames, sheet: sheet.name, raw: { rows: scanner.rows, merges, warnings } };
 }

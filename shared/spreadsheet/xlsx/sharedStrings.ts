@@ -31,22 +31,42 @@ export function richText(xml: string, start: number, end: number): string {
 }
 
 /**
+ * The item element's name right at `at`: `<si` (`<sstItem` in Excel 2007 beta workbooks), and the
+ * index just after the name, or -1 when `at` starts some other element.
+ */
+function itemNameEnd(xml: string, at: number): number {
+  if (xml.startsWith('<si', at)) return at + 3;
+  if (xml.startsWith('<sstItem', at)) return at + 8;
+  return -1;
+}
+
+const nextItem = (xml: string, from: number): number => {
+  const si = xml.indexOf('<si', from);
+  const beta = xml.indexOf('<sstItem', from);
+  if (beta === -1) return si;
+  return si === -1 ? beta : Math.min(si, beta);
+};
+
+/**
  * The shared-strings table: plain items (`<si><t>…</t></si>`) take a fast path, rich text
  * concatenates its runs. `xml:space` needs no handling because text is never trimmed here.
  */
 export function parseSharedStrings(xml: string): string[] {
   const strings: string[] = [];
-  let at = xml.indexOf('<si');
+  const beta = xml.indexOf('<sstItem') !== -1;
+  const close = beta ? '</sstItem>' : '</si>';
+  let at = beta ? nextItem(xml, 0) : xml.indexOf('<si');
   while (at !== -1) {
-    const after = xml.charCodeAt(at + 3);
-    if (after !== 62 && after !== 32) {
+    const nameEnd = itemNameEnd(xml, at);
+    const after = xml.charCodeAt(nameEnd);
+    if (nameEnd === -1 || (after !== 62 && after !== 32)) {
       // `<si/>` is an empty item; anything else starting with "<si" is not an item.
       if (after === 47) strings.push('');
-      at = xml.indexOf('<si', at + 3);
+      at = beta ? nextItem(xml, at + 3) : xml.indexOf('<si', at + 3);
       continue;
     }
     const contentStart = xml.indexOf('>', at) + 1;
-    const end = xml.indexOf('</si>', contentStart);
+    const end = xml.indexOf(close, contentStart);
     if (end === -1) break;
     let text: string;
     if (
@@ -59,7 +79,7 @@ export function parseSharedStrings(xml: string): string[] {
       text = richText(xml, contentStart, end);
     }
     strings.push(detach(decodeXmlText(text)));
-    at = xml.indexOf('<si', end + 5);
+    at = beta ? nextItem(xml, end + close.length) : xml.indexOf('<si', end + 5);
   }
   return strings;
 }

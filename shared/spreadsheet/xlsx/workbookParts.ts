@@ -1,5 +1,6 @@
 import { SpreadsheetReadError } from '../errors';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
+import { withoutRootPrefix } from './namespacePrefix';
 import { findStartTags, readAttributes } from './xmlText';
 import type { ZipArchive } from './zipArchive';
 
@@ -30,7 +31,7 @@ function resolveTarget(base: string, target: string): string {
 
 /** The workbook's main part, found through the package relationships like Excel does. */
 function workbookPath(archive: ZipArchive): string {
-  const rels = archive.readText('_rels/.rels');
+  const rels = withoutRootPrefix(archive.readText('_rels/.rels') ?? '');
   if (rels) {
     for (const tag of findStartTags(rels, 'Relationship')) {
       const attributes = readAttributes(tag);
@@ -44,17 +45,18 @@ function workbookPath(archive: ZipArchive): string {
 /** Sheet names and locations, the date system, and where the shared strings and styles live. */
 export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
   const path = workbookPath(archive);
-  const workbook = archive.readText(path);
-  if (workbook === undefined) {
+  const workbookText = archive.readText(path);
+  if (workbookText === undefined) {
     if (archive.find('EncryptionInfo')) throw new FastReaderUnsupported('the workbook is encrypted');
     throw new SpreadsheetReadError(
       'The file is a zip archive but not an Excel workbook (it has no workbook part). Check that you chose the right file.',
     );
   }
+  const workbook = withoutRootPrefix(workbookText);
   if (workbook.includes(STRICT_NAMESPACE)) throw new FastReaderUnsupported('it is saved as Strict Open XML');
   const relsPath = path.replace(/[^/]*$/, (file) => `_rels/${file}.rels`);
   const targets = new Map<string, { type: string; target: string }>();
-  for (const tag of findStartTags(archive.readText(relsPath) ?? '', 'Relationship')) {
+  for (const tag of findStartTags(withoutRootPrefix(archive.readText(relsPath) ?? ''), 'Relationship')) {
     const attributes = readAttributes(tag);
     targets.set(attributes.get('Id') ?? '', {
       type: attributes.get('Type') ?? '',

@@ -63,4 +63,27 @@ describe('WorksheetScanner', () => {
     scanner.finish();
     expect(scanner.rows).toEqual(expected);
   });
+
+  it('reads the same sheet with a prefix on every element, however it is cut into pieces', () => {
+    const prefixed = new TextEncoder().encode(
+      XML.replace(/<(\/?)(?!\?)/g, '<$1ss:').replace('xmlns=', 'xmlns:ss='),
+    );
+    for (let cut = 1; cut < prefixed.length; cut++) {
+      const { scanner, merges } = scan([prefixed.slice(0, cut), prefixed.slice(cut)]);
+      expect(scanner.rows, `cut at ${cut}`).toEqual(expected);
+      expect(merges, `cut at ${cut}`).toEqual([{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }]);
+    }
+  });
+
+  it('reads whole-column and whole-row merged ranges', () => {
+    const xml = XML.replace(
+      '<mergeCell ref="A1:B1"/>',
+      '<mergeCell ref="A:A"/><mergeCell ref="2:3"/><mergeCell ref="C1:C1"/>',
+    );
+    expect(scan([new TextEncoder().encode(xml)]).merges).toEqual([
+      { firstRow: 1, lastRow: 1_048_576, firstColumn: 0, lastColumn: 0 },
+      { firstRow: 2, lastRow: 3, firstColumn: 0, lastColumn: 16_383 },
+      { firstRow: 1, lastRow: 1, firstColumn: 2, lastColumn: 2 },
+    ]);
+  });
 });

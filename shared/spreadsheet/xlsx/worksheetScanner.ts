@@ -1,9 +1,10 @@
 import { errorCodeText } from '../cells/errorText';
-import { excelSerialToIso } from '../cells/excelDate';
+import { excelSerialToDuration, excelSerialToIso, isoDateTimeText } from '../cells/excelDate';
 import { formatNumber, formatNumericText } from '../cells/numberText';
 import type { MergedRange, SheetRow } from '../types';
 import { NumberDisplay } from './cellStyles';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
+import { mainNamespacePrefix, PrefixStripper } from './namespacePrefix';
 import { richText } from './sharedStrings';
 import { decodeXmlText } from './xmlText';
 
@@ -61,12 +62,14 @@ function typeAt(bytes: Uint8Array, start: number, length: number): number {
   }
 }
 
-/** `2026-11-03T00:00:00Z` (a `t="d"` cell) as the same ISO text the numeric dates produce. */
-function isoDateCell(value: string): string {
-  const trimmed = value.replace(/(\.0+)?Z?$/, '');
-  return trimmed.endsWith('T00:00:00') ? trimmed.slice(0, 10) : trimmed;
-}
+/** Excel's last row and column (1-based row, 0-based column): where whole-row/column ranges end. */
+const LAST_ROW = 1_048_576;
+const LAST_COLUMN = 16_383;
 
+/**
+ * A cell reference's row and column; a whole-column reference ("C") has no row and a whole-row one
+ * ("7") no column, given as -1.
+ */
 function parseReference(ref: string): { row: number; column: number } {
   let column = 0;
   let i = 0;
@@ -75,7 +78,27 @@ function parseReference(ref: string): { row: number; column: number } {
     if (code < LETTER_A || code > LETTER_Z) break;
     column = column * 26 + (code - LETTER_A + 1);
   }
-  return { row: Number(ref.slice(i)), column: column - 1 };
+  return { row: i === ref.length ? -1 : Number(ref.slice(i)), column: column - 1 };
+}
+
+/** "B2:C3", "A:A" (whole columns) or "1:2" (whole rows) as a range; undefined when unreadable. */
+export function parseMergeRange(ref: string): MergedRange | undefined {
+  const [from = '', to = from] = ref.split(':');
+  const first = parseReference(from);
+  const last = parseReference(to);
+  const range: MergedRange = {
+    firstRow: first.row === -1 ? 1 : first.row,
+    lastRow: last.row === -1 ? LAST_ROW : last.row,
+    firstColumn: first.column === -1 ? 0 : first.column,
+    lastColumn: last.column === -1 ? LAST_COLUMN : last.column,
+  };
+  const valid =
+    Number.isInteger(range.firstRow) &&
+    Number.isInteger(range.lastRow) &&
+    range.firstRow >= 1 &&
+    range.lastRow >= range.firstRow &&
+    range.lastColumn >= range.firstColumn;
+  return valid ? range : undefined;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -162,11 +185,17 @@ export class WorksheetScanner {
   private pendingLength = 0;
   private readonly tail: Uint8Array[] = [];
   private afterSheetData = false;
-  private checkedRoot = false;
   private nextRowNumber = 1;
   /** Date cells repeat (a month's dates): each serial is turned into text once. */
   private readonly dates = new Map<number, string>();
   private readonly times = new Map<number, string>();
+  /** Raw bytes held until the root element says whether the markup carries a namespace prefix. */
+  private head: Uint8Array | undefined = new Uint8Array(0);
+  private prefix: PrefixStripper | undefined;
+  /** Cells whose shared-string index is past the table's end, and where the first one is. */
+  missingSharedStrings = 0;
+  firstMissingSharedString: { rowNumber: number; column: number } | undefined;
+  private missedSharedString = false;
 
   constructor(
     private readonly sharedStrings: readonly string[],
@@ -175,7 +204,50 @@ export class WorksheetScanner {
   ) {}
 
   /** Scans a piece of the sheet's XML. The piece is read during the call and never kept. */
-  push(piece: Uint8Array): void {
+  push(raw: Uint8Array): void {
+    let piece = raw;
+    if (this.head) {
+      const head = concat(this.head, piece);
+      if (!this.readRoot(head, false)) {
+        this.head = head;
+        return;
+      }
+      this.head = undefined;
+      piece = head;
+    }
+    if (this.prefix) piece = this.prefix.strip(piece);
+    this.scanPiece(piece);
+  }
+
+  /**
+   * Whether the root element is known yet; a sheet whose elements carry a prefix bound to the
+   * SpreadsheetML namespace (`<x:worksheet xmlns:x="…/main">`, as ClosedXML and the Open XML SDK
+   * write) is scanned with the prefix taken off as the bytes arrive.
+   */
+  private readRoot(head: Uint8Array, final: boolean): boolean {
+    const text = latin1.decode(head.subarray(0, Math.min(head.length, 4096)));
+    const root = /<([A-Za-z_][\w.-]*:)?worksheet[\s>/]/.exec(text);
+    if (!root) {
+      if (head.length < 4096 && !final) return false;
+      if (/<[\w.-]+:worksheet[\s>]/.test(text))
+        throw new FastReaderUnsupported('its sheet XML has a prefix bound to an unknown namespace');
+      return true;
+    }
+    const prefix = root[1];
+    if (prefix) {
+      const rootTagEnd = text.indexOf('>', root.index);
+      if (rootTagEnd === -1 && !final && head.length < 4096) return false;
+      const bound = mainNamespacePrefix(text.slice(root.index, rootTagEnd === -1 ? undefined : rootTagEnd));
+      if (bound !== prefix.slice(0, -1))
+        throw new FastReaderUnsupported(
+          'its sheet XML uses a namespace prefix the fast reader does not know',
+        );
+      this.prefix = new PrefixStripper(bound);
+    }
+    return true;
+  }
+
+  private scanPiece(piece: Uint8Array): void {
     if (this.afterSheetData) {
       this.tail.push(piece.slice());
       return;
@@ -209,6 +281,16 @@ export class WorksheetScanner {
 
   /** Merged ranges, read from what followed `</sheetData>` once the whole sheet is in. */
   finish(): MergedRange[] {
+    if (this.head) {
+      const head = this.head;
+      this.head = undefined;
+      this.readRoot(head, true);
+      this.scanPiece(this.prefix ? this.prefix.strip(head) : head);
+    }
+    if (this.prefix) {
+      const rest = this.prefix.flush();
+      if (rest.length > 0) this.scanPiece(rest);
+    }
     const length = this.tail.reduce((sum, part) => sum + part.length, 0);
     const bytes = new Uint8Array(length);
     let offset = 0;
@@ -219,16 +301,10 @@ export class WorksheetScanner {
     this.tail.length = 0;
     const text = utf8.decode(bytes);
     const merges: MergedRange[] = [];
-    const pattern = /<mergeCell\s[^>]*ref="([A-Za-z]+\d+)(?::([A-Za-z]+\d+))?"/g;
+    const pattern = /<mergeCell\s[^>]*ref="([^"]*)"/g;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const first = parseReference(match[1] ?? '');
-      const last = parseReference(match[2] ?? match[1] ?? '');
-      merges.push({
-        firstRow: first.row,
-        lastRow: last.row,
-        firstColumn: first.column,
-        lastColumn: last.column,
-      });
+      const range = parseMergeRange(match[1] ?? '');
+      if (range) merges.push(range);
     }
     return merges;
   }
@@ -242,21 +318,8 @@ export class WorksheetScanner {
     this.pending = next;
   }
 
-  /** A namespace-prefixed sheet (`<x:worksheet>`) is left to SheetJS. Returns false to wait for more bytes. */
-  private checkRoot(b: Uint8Array): boolean {
-    const head = latin1.decode(b.subarray(0, Math.min(b.length, 4096)));
-    if (head.indexOf('<worksheet') === -1) {
-      if (/<\w+:worksheet/.test(head))
-        throw new FastReaderUnsupported('its sheet XML uses namespace prefixes');
-      if (b.length < 4096) return false;
-    }
-    this.checkedRoot = true;
-    return true;
-  }
-
   /** Scans every complete row of `b`; returns how many bytes were used up. */
   private scan(b: Uint8Array): number {
-    if (!this.checkedRoot && !this.checkRoot(b)) return 0;
     const n = b.length;
     let at = 0;
     for (;;) {
@@ -435,7 +498,13 @@ export class WorksheetScanner {
         value = type === TYPE_INLINE ? inlineText(xml) : this.wrappedValue(xml, type, style);
         at = cellEnd + 4;
       }
-      if (value === '') continue;
+      if (value === '') {
+        if (this.missedSharedString) {
+          this.missedSharedString = false;
+          this.firstMissingSharedString ??= { rowNumber, column };
+        }
+        continue;
+      }
       while (cells.length < column) cells.push('');
       cells[column] = value;
       filled = true;
@@ -464,7 +533,7 @@ export class WorksheetScanner {
       case TYPE_SHARED: {
         let index = 0;
         for (let k = valueStart; k < valueEnd; k++) index = index * 10 + (b[k]! - DIGIT_0);
-        return this.sharedStrings[index] ?? '';
+        return this.sharedString(index);
       }
       case TYPE_NUMBER: {
         const display = this.displays[style] ?? NumberDisplay.Number;
@@ -488,11 +557,12 @@ export class WorksheetScanner {
       case TYPE_SHARED: {
         let index = 0;
         for (let k = 0; k < raw.length; k++) index = index * 10 + (raw.charCodeAt(k) - DIGIT_0);
-        return this.sharedStrings[index] ?? '';
+        return this.sharedString(index);
       }
       case TYPE_NUMBER: {
         const display = this.displays[style] ?? NumberDisplay.Number;
         if (display === NumberDisplay.Number) return formatNumericText(raw);
+        if (display === NumberDisplay.Elapsed) return excelSerialToDuration(Number(raw));
         return this.dateText(Number(raw), display === NumberDisplay.TimeOnly);
       }
       case TYPE_BOOLEAN:
@@ -500,10 +570,18 @@ export class WorksheetScanner {
       case TYPE_ERROR:
         return raw.charCodeAt(0) === 35 ? raw : errorCodeText(Number(raw));
       case TYPE_DATE:
-        return isoDateCell(raw);
+        return isoDateTimeText(raw);
       default:
         return decodeXmlText(raw);
     }
+  }
+
+  private sharedString(index: number): string {
+    const text = this.sharedStrings[index];
+    if (text !== undefined) return text;
+    this.missingSharedStrings++;
+    this.missedSharedString = true;
+    return '';
   }
 
   private dateText(serial: number, timeOnly: boolean): string {
@@ -516,6 +594,14 @@ export class WorksheetScanner {
     }
     return text;
   }
+}
+
+/** A new array with both; never a view of either (the caller's pieces are not kept). */
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
 }
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);

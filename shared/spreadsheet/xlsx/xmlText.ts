@@ -9,10 +9,31 @@ function decodeEntity(_match: string, body: string): string {
   return code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
-/** Text content as written in the cell: XML entities and OOXML's _xHHHH_ escapes decoded. */
+const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g;
+
+const decodeEntities = (text: string): string =>
+  text.indexOf('&') === -1 ? text : text.replace(ENTITY, decodeEntity);
+
+/**
+ * Text content as written in the cell, in XML's order: line ends normalised first (a raw CR LF or
+ * lone CR is LF, as any XML parser reads it; `&#13;` stays CR), then entities (none inside CDATA
+ * sections, whose text is literal), then OOXML's _xHHHH_ escapes, so `_x000D_` + CR LF is CR LF.
+ */
 export function decodeXmlText(text: string): string {
   let decoded = text;
-  if (decoded.indexOf('&') !== -1) decoded = decoded.replace(ENTITY, decodeEntity);
+  if (decoded.indexOf('\r') !== -1) decoded = decoded.replace(/\r\n?/g, '\n');
+  if (decoded.indexOf('<![CDATA[') !== -1) {
+    let plain = '';
+    let at = 0;
+    CDATA.lastIndex = 0;
+    for (let match = CDATA.exec(decoded); match; match = CDATA.exec(decoded)) {
+      plain += decodeEntities(decoded.slice(at, match.index)) + (match[1] ?? '');
+      at = match.index + match[0].length;
+    }
+    decoded = plain + decodeEntities(decoded.slice(at));
+  } else {
+    decoded = decodeEntities(decoded);
+  }
   if (decoded.indexOf('_x') !== -1) {
     decoded = decoded.replace(OOXML_ESCAPE, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
@@ -21,7 +42,7 @@ export function decodeXmlText(text: string): string {
 
 /** Attribute values only need XML entities decoded. */
 export function decodeXmlAttribute(text: string): string {
-  return text.indexOf('&') === -1 ? text : text.replace(ENTITY, decodeEntity);
+  return decodeEntities(text);
 }
 
 /**

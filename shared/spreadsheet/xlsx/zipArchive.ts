@@ -24,6 +24,12 @@ const corrupt = (): SpreadsheetReadError =>
   );
 
 /**
+ * The key a part is found by: case-insensitive as OPC requires, and with the backslashes some
+ * Windows tools write (`xl\\worksheets\\sheet1.xml`) read as the slashes they stand for.
+ */
+const partKey = (name: string): string => name.replace(/\\/g, '/').replace(/^\//, '').toLowerCase();
+
+/**
  * Reads a zip's central directory (the index at its end) so single parts can be inflated without
  * touching the rest. Part names are matched case-insensitively, as OPC packages require.
  */
@@ -69,13 +75,13 @@ export class ZipArchive {
         uncompressedSize: view.getUint32(offset + 24, true),
         localHeaderOffset: view.getUint32(offset + 42, true),
       };
-      this.entries.set(name.replace(/^\//, '').toLowerCase(), entry);
+      this.entries.set(partKey(name), entry);
       offset += 46 + nameLength + extraLength + commentLength;
     }
   }
 
   find(name: string): ZipEntry | undefined {
-    return this.entries.get(name.replace(/^\//, '').toLowerCase());
+    return this.entries.get(partKey(name));
   }
 
   /** The entry's compressed bytes, as a view of the input (never a copy, never modified). */

@@ -73,9 +73,13 @@ describe('command line', () => {
     const bad = await run(['--nope']);
     expect(bad.code).toBe(2);
     expect(bad.text).toMatch(/--nope/);
+    const when = await run(['--recipient-check', 'sometimes']);
+    expect(when.code).toBe(2);
+    expect(when.text).toMatch(/--recipient-check must be processing or validation/);
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.text).toMatch(/--time-scale/);
+    expect(help.text).toMatch(/--recipient-check/);
   });
 
   it('importing the bundle does not start a server', async () => {

@@ -94,6 +94,7 @@ describe('donation-desk donations', () => {
     expect(rows).toHaveLength(11);
     const declined = rows.find((r) => r['Row key'] === 4);
     expect(declined?.State).toBe('DECLINED');
+    expect(declined?.['State in words']).toBe('Declined');
     expect(declined?.['Amount (minor units)']).toBe(450);
     expect(String(declined?.Errors)).toContain('RECIPIENT_NOT_FOUND');
     expect(String(declined?.Metadata)).toContain('employee==HYPERLINK');
@@ -104,8 +105,9 @@ describe('donation-desk donations', () => {
   it('filters by status and refuses an unknown one', async () => {
     const declined = await cli(['donations', '--status', 'declined', '--bulk', bulkId]);
     expect(declined.code).toBe(0);
-    expect(declined.out).toContain('1 donation(s)');
-    expect(declined.out).toContain('RECIPIENT_NOT_FOUND');
+    expect(declined.out).toContain('1 donation, 1 page read.');
+    expect(declined.out).toMatch(/ Declined +\$4\.50 /);
+    expect(declined.out).toContain('The service does not know this recipient (RECIPIENT_NOT_FOUND)');
     const bad = await cli(['donations', '--status', 'LOST']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('Unknown status');
@@ -116,6 +118,9 @@ describe('donation-desk donations', () => {
     const run = await cli(['report', '--month', MONTH, '--out', out]);
     expect(run.code).toBe(0);
     expect(run.out).toContain('The month reconciles.');
+    expect(run.out).toContain(': 1 upload and 0 donations sent one by one');
+    expect(run.out).toMatch(/Submitted +11 +\$71\.50/);
+    expect(run.out).not.toContain('minor units');
     const book = XLSX.read(await readFile(out));
     const [line] = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Summary as XLSX.WorkSheet);
     // 1.50 + 2.50 + ... + 11.50 USD.

@@ -71,7 +71,9 @@ describe('declined donations fixed in a grid and sent together as one bulk file'
       ['0.125', 'KWD'],
     ]);
     expect(cells[0]?.[col('employee')]).toBe('E-ada');
-    expect(cells[0]?.[col('Declined because')]).toMatch(/recipientId/);
+    expect(cells[0]?.[col('Declined because')]).toMatch(
+      /^Recipient: The service does not know this recipient \(RECIPIENT_NOT_FOUND\)/,
+    );
 
     // A bulk fix: one good cause for every row, as fill down or paste would do it.
     const edited = await desk.call('workspace.edit', {

@@ -10,12 +10,15 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { isOpenResolution, type DonationView } from '../../../../shared/contract/reconcileChannels';
 import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared/amounts';
 import { checkRecipientId } from '../../../../shared/donation';
+import { codeWord, count, withCode } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { OPEN_WORKSPACE_KEY } from '../../app/routes';
+import { RecipientField } from './RecipientField';
 
 /** The attribute a decline's pointer names, in words a person uses. */
 function attributeOf(pointer: string): string {
@@ -29,11 +32,26 @@ function attributeOf(pointer: string): string {
   return names[field] ?? (field || 'the donation as a whole');
 }
 
-/** One of the service's reasons for a decline, in words. */
-function reasonText(e: DonationView['errors'][number]): string {
-  const what = e.title || e.code || 'Declined';
-  return `${what}${e.detail ? `: ${e.detail}` : ''} (${[e.status, `about the ${attributeOf(e.pointer)}`].filter(Boolean).join(', ')})`;
+/** One of the service's reasons for a decline, in plain words; its code and status in the tooltip. */
+function Reason({ e }: { e: DonationView['errors'][number] }) {
+  const code = e.code || 'DECLINED';
+  return (
+    <Tooltip
+      title={`${withCode(e.title || codeWord(code), code)}${e.detail ? `: ${e.detail}` : ''}${e.status ? `; status ${e.status}` : ''}; about the ${attributeOf(e.pointer)}`}
+    >
+      <span data-testid="decline-reason">{codeWord(code)}</span>
+    </Tooltip>
+  );
 }
+
+/** Reasons that are about the recipient itself: another cause is the fix. */
+const aboutRecipient = (d: DonationView): boolean =>
+  d.errors.some(
+    (e) =>
+      e.code === 'CAUSE_NOT_IN_GOOD_STANDING' ||
+      e.code === 'RECIPIENT_NOT_FOUND' ||
+      e.pointer.endsWith('/destination/recipientId'),
+  );
 
 /** Failures after which the correction may have been made (its answer was lost or unreadable). */
 const MAYBE_MADE = new Set(['AMBIGUOUS', 'BAD_RESPONSE']);
@@ -248,7 +266,9 @@ export function DeclinedPanel({
         <Stack key={code} spacing={1} sx={{ mt: 2 }}>
           <Stack direction="row" sx={{ alignItems: 'center' }}>
             <Checkbox
-              slotProps={{ input: { 'aria-label': `Select every open ${code} donation` } }}
+              slotProps={{
+                input: { 'aria-label': `Select every open donation declined as: ${codeWord(code)}` },
+              }}
               checked={list.some(fixable) && list.filter(fixable).every((d) => picked.has(d.id))}
               indeterminate={
                 list.filter(fixable).some((d) => picked.has(d.id)) &&
@@ -262,8 +282,8 @@ export function DeclinedPanel({
                 )
               }
             />
-            <Typography variant="h3" component="h3">
-              {code} · {list.length}
+            <Typography variant="h3" component="h3" title={code}>
+              {codeWord(code)} · {count(list.length, 'donation')}
             </Typography>
           </Stack>
           {list.map((d) => {
@@ -289,11 +309,13 @@ export function DeclinedPanel({
                   <strong>{formatMinor(d.amount, d.currencyCode)}</strong> to {d.recipientId}
                   {d.row ? ` (row ${d.row.rowNumber ?? 'new'})` : ''}:{' '}
                   {d.errors.length === 0 && 'no reason given'}
-                  {d.errors.length === 1 && reasonText(d.errors[0]!)}
+                  {d.errors.length === 1 && <Reason e={d.errors[0]!} />}
                   {d.errors.length > 1 && (
                     <Box component="ul" sx={{ m: 0, pl: 2.5 }} data-testid="decline-reasons">
                       {d.errors.map((e, i) => (
-                        <li key={i}>{reasonText(e)}</li>
+                        <li key={i}>
+                          <Reason e={e} />
+                        </li>
                       ))}
                     </Box>
                   )}
@@ -335,7 +357,7 @@ export function DeclinedPanel({
         open={!!action}
         onClose={() => setAction(null)}
         aria-labelledby="declined-action-title"
-        maxWidth="xs"
+        maxWidth="sm"
         fullWidth
       >
         <DialogTitle id="declined-action-title">
@@ -353,12 +375,22 @@ export function DeclinedPanel({
                 it at the service): if both exist, the recipient gets the gift twice.
               </Alert>
             )}
+            {action && action.kind !== 'dismiss' && action.donation.errors.length > 0 && (
+              <Typography variant="body2" data-testid="correct-why">
+                Declined: {action.donation.errors.map((e) => codeWord(e.code || 'DECLINED')).join('; ')}.
+                {aboutRecipient(action.donation)
+                  ? ' Pick another cause below (type its name), or the right id.'
+                  : ' Change what the service objected to.'}
+              </Typography>
+            )}
             {action && action.kind !== 'dismiss' ? (
               <>
-                <TextField
-                  label="Recipient id"
+                <RecipientField
                   value={recipientId}
-                  onChange={(e) => setRecipientId(e.target.value)}
+                  onChange={setRecipientId}
+                  active={!!action}
+                  label="Recipient"
+                  autoFocus={aboutRecipient(action.donation)}
                 />
                 <TextField
                   label={`Amount (${action.donation.currencyCode})`}

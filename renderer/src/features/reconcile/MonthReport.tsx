@@ -23,8 +23,10 @@ import {
   monthReportWorkbook,
   uploadCurrencyRows,
 } from '../../../../shared/export/monthReportSheets';
+import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { downloadBytes } from '../prepare/exportSheets';
+import { currencyLabel } from './statusLook';
 
 function thisMonth(): string {
   const now = new Date();
@@ -142,10 +144,9 @@ export function MonthReport() {
       {report && (
         <>
           <Typography sx={{ mt: 1 }}>
-            {report.uploads.length} upload{report.uploads.length === 1 ? '' : 's'} and {oneByOne} donation
-            {oneByOne === 1 ? '' : 's'} sent one by one in {report.month} (UTC) · {report.environment} · made{' '}
-            {utc(report.generatedAt)} · donations last read from the service{' '}
-            {report.lastRefreshAt ? utc(report.lastRefreshAt) : 'never'}{' '}
+            {count(report.uploads.length, 'upload')} and {count(oneByOne, 'donation')} sent one by one in{' '}
+            {report.month} (UTC) · {report.environment} · made {utc(report.generatedAt)} · donations last read
+            from the service {report.lastRefreshAt ? utc(report.lastRefreshAt) : 'never'}{' '}
             <Chip
               size="small"
               color={report.reconciled ? 'success' : 'warning'}
@@ -172,9 +173,9 @@ export function MonthReport() {
                 <TableBody>
                   {report.lines.map((l) => (
                     <TableRow key={l.currencyCode} data-testid={`report-line-${l.currencyCode}`}>
-                      <TableCell>{l.currencyCode}</TableCell>
+                      <TableCell title={currencyLabel(l.currencyCode)}>{l.currencyCode}</TableCell>
                       {CONTROL_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right">
+                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                           {figure(l[key], l.currencyCode)}
                         </TableCell>
                       ))}
@@ -204,7 +205,7 @@ export function MonthReport() {
                     <TableRow key={l.currencyCode}>
                       <TableCell>{l.currencyCode}</TableCell>
                       {INFORMATION_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right">
+                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                           {figure(l[key], l.currencyCode)}
                         </TableCell>
                       ))}
@@ -240,9 +241,18 @@ export function MonthReport() {
                         {u.workspaceName}
                         <Typography variant="body2" color="text.secondary">
                           {utc(u.createdAt)}
-                          {u.declinedOpen > 0 ? ` · ${u.declinedOpen} declined, open` : ''}
+                          {u.declinedOpen > 0 ? ` · ${count(u.declinedOpen, 'declined donation')} open` : ''}
                         </Typography>
-                        {!u.reconciled && <Flag ok={false} testId="report-upload-reconciled" />}
+                        {u.notReadYet ? (
+                          <Chip
+                            size="small"
+                            variant="outlined"
+                            label="Not read yet"
+                            data-testid="report-upload-reconciled"
+                          />
+                        ) : (
+                          !u.reconciled && <Flag ok={false} testId="report-upload-reconciled" />
+                        )}
                         {u.notes.map((n) => (
                           <Typography key={n} variant="body2">
                             {n}
@@ -265,7 +275,7 @@ export function MonthReport() {
                             {i === 0 && uploadCell}
                             <TableCell>{row.currencyCode}</TableCell>
                             {UPLOAD_FIGURES.map(({ key }) => (
-                              <TableCell key={key} align="right">
+                              <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
                                 {figure(row[key], row.currencyCode)}
                               </TableCell>
                             ))}

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -18,133 +17,21 @@ import Typography from '@mui/material/Typography';
 import type { ChannelResponse, EventPayload } from '../../../../shared/contract';
 import type { DonationStatus, DonationView } from '../../../../shared/contract/reconcileChannels';
 import { formatMinor } from '../../../../shared/amounts';
+import { count, donationStatusWord } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { DeclinedPanel } from './DeclinedPanel';
+import { DonationDetails, StateWord } from './DonationDetails';
 import { MonthReport } from './MonthReport';
 import { SingleDonationDialog } from './SingleDonationDialog';
+import { StatusTotals } from './StatusTotals';
+import { STATUSES, shortTime, time } from './statusLook';
 
 type Summary = ChannelResponse<'donations.summary'>;
 
-const statuses: DonationStatus[] = ['ACCEPTED', 'INITIATED', 'IN_PROGRESS', 'PAID', 'CLEARED', 'DECLINED'];
-const statusColour: Record<DonationStatus, string> = {
-  ACCEPTED: '#9e9e9e',
-  INITIATED: '#5c6bc0',
-  IN_PROGRESS: '#1e88e5',
-  PAID: '#00897b',
-  CLEARED: '#2e7d32',
-  DECLINED: '#c62828',
-};
 /** The bulk filter's choice for donations made one at a time (single donations and corrections). */
 const NO_BULK = '(none)';
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-
-/** Totals per status and currency, with a bar per currency showing how far its donations have come. */
-function StatusTotals({ summary }: { summary: Summary }) {
-  const currencies = [...new Set(summary.byStatus.map((t) => t.currencyCode))];
-  return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="status-totals-title">
-      <Typography variant="h2" id="status-totals-title" gutterBottom>
-        Where the donations stand
-      </Typography>
-      {currencies.length === 0 && <Typography color="text.secondary">No donations loaded yet.</Typography>}
-      {currencies.map((currency) => {
-        const lines = statuses.map((s) =>
-          summary.byStatus.find((t) => t.currencyCode === currency && t.status === s),
-        );
-        const total = lines.reduce((sum, l) => sum + (l?.amount ?? 0), 0) || 1;
-        return (
-          <Box key={currency} sx={{ mb: 2 }}>
-            <Box sx={{ display: 'flex', height: 14, borderRadius: 1, overflow: 'hidden', mb: 1 }} aria-hidden>
-              {lines.map((l, i) =>
-                l ? (
-                  <Box
-                    key={i}
-                    sx={{
-                      width: `${(l.amount / total) * 100}%`,
-                      bgcolor: statusColour[statuses[i] as DonationStatus],
-                    }}
-                  />
-                ) : null,
-              )}
-            </Box>
-            <Table size="small" aria-label={`Totals in ${currency}`}>
-              <TableHead>
-                <TableRow>
-                  {statuses.map((s) => (
-                    <TableCell key={s} align="right">
-                      {s}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                <TableRow>
-                  {lines.map((l, i) => (
-                    <TableCell key={i} align="right" data-testid={`status-${statuses[i]}-${currency}`}>
-                      {l ? `${l.count} · ${formatMinor(l.amount, currency)}` : '—'}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableBody>
-            </Table>
-          </Box>
-        );
-      })}
-      {summary.uploads.length > 0 && (
-        <>
-          <Typography variant="h3" component="h3" sx={{ mt: 1 }} gutterBottom>
-            Control totals per upload: submitted = initiated or later + declined + accepted, not yet decided
-          </Typography>
-          <Table size="small" aria-label="Control totals per upload">
-            <TableHead>
-              <TableRow>
-                <TableCell>Upload</TableCell>
-                <TableCell align="right">Submitted</TableCell>
-                <TableCell align="right">Initiated or later</TableCell>
-                <TableCell align="right">Declined</TableCell>
-                <TableCell align="right">Accepted, not yet decided</TableCell>
-                <TableCell>Result</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {summary.uploads.map((u) => {
-                const fmt = (list: { currencyCode: string; count: number; amount: number }[]) =>
-                  list.map((t) => `${t.count} · ${formatMinor(t.amount, t.currencyCode)}`).join(', ') || '0';
-                return (
-                  <TableRow key={u.uploadId}>
-                    <TableCell>
-                      {u.workspaceName}
-                      <Typography variant="body2" color="text.secondary">
-                        {time(u.createdAt)}
-                      </Typography>
-                    </TableCell>
-                    <TableCell align="right">{fmt(u.submitted)}</TableCell>
-                    <TableCell align="right">{fmt(u.accepted)}</TableCell>
-                    <TableCell align="right">{fmt(u.declined)}</TableCell>
-                    <TableCell align="right">{fmt(u.pending)}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        color={u.reconciled ? 'success' : 'warning'}
-                        label={u.reconciled ? 'Reconciled' : 'Does not add up'}
-                        data-testid="upload-reconciled"
-                      />
-                      {u.notes.map((n) => (
-                        <Typography key={n} variant="body2">
-                          {n}
-                        </Typography>
-                      ))}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </>
-      )}
-    </Paper>
-  );
-}
+/** Rows per page of the donations table. */
+const PAGE = 50;
 
 /** Reconcile: every donation of the uploads followed to the end of its life, declined ones put right. */
 export default function ReconcilePage() {
@@ -240,6 +127,12 @@ export default function ReconcilePage() {
     () => new Map((summary?.uploads ?? []).map((u) => [u.workspaceId, u.workspaceName])),
     [summary],
   );
+  const sourceRow = (d: DonationView): string =>
+    d.row
+      ? `row ${d.row.rowNumber ?? 'new'}${
+          workspaceNames.has(d.row.workspaceId) ? ` of “${workspaceNames.get(d.row.workspaceId)}”` : ''
+        }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
+      : '—';
   const bulkLabel = (bulkId: string) => {
     const upload = uploadOfBulk.get(bulkId);
     return upload ? `${upload.workspaceName}, ${time(upload.createdAt)}` : bulkId;
@@ -262,8 +155,8 @@ export default function ReconcilePage() {
   );
   const declined = useMemo(() => donations.filter((d) => d.state === 'DECLINED'), [donations]);
   // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
-  const currentPage = Math.min(page, Math.max(0, Math.ceil(shown.length / 50) - 1));
-  const pageRows = shown.slice(currentPage * 50, currentPage * 50 + 50);
+  const currentPage = Math.min(page, Math.max(0, Math.ceil(shown.length / PAGE) - 1));
+  const pageRows = shown.slice(currentPage * PAGE, currentPage * PAGE + PAGE);
   // The chosen donation as last read, so its states seen follow a refresh.
   const selected = useMemo(() => donations.find((d) => d.id === selectedId) ?? null, [donations, selectedId]);
 
@@ -292,7 +185,7 @@ export default function ReconcilePage() {
       {job && (
         <Box role="status" aria-live="polite">
           <Typography variant="body2">
-            Reading donations from the service… {job.done.toLocaleString()} so far
+            Reading donations from the service… {count(job.done, 'donation')} read so far
           </Typography>
           <LinearProgress
             variant={job.total ? 'determinate' : 'indeterminate'}
@@ -334,16 +227,16 @@ export default function ReconcilePage() {
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">Every status</MenuItem>
-            {statuses.map((s) => (
-              <MenuItem key={s} value={s}>
-                {s}
+            {STATUSES.map((s) => (
+              <MenuItem key={s} value={s} title={s}>
+                {donationStatusWord(s)}
               </MenuItem>
             ))}
           </TextField>
           <TextField
             select
             size="small"
-            label="Bulk"
+            label="Upload"
             value={bulk}
             onChange={(e) => {
               setBulk(e.target.value);
@@ -352,8 +245,8 @@ export default function ReconcilePage() {
             sx={{ minWidth: 200 }}
             slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
-            <MenuItem value="">Every bulk</MenuItem>
-            <MenuItem value={NO_BULK}>Sent one by one (no bulk)</MenuItem>
+            <MenuItem value="">Every upload</MenuItem>
+            <MenuItem value={NO_BULK}>Sent one by one</MenuItem>
             {bulks.map((b) => (
               <MenuItem key={b} value={b}>
                 {bulkLabel(b)}
@@ -361,109 +254,96 @@ export default function ReconcilePage() {
             ))}
           </TextField>
         </Stack>
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label="Donations">
-            <TableHead>
-              <TableRow>
-                <TableCell>Recipient</TableCell>
-                <TableCell align="right">Amount</TableCell>
-                <TableCell>Donor</TableCell>
-                <TableCell>State</TableCell>
-                <TableCell>Last update</TableCell>
-                <TableCell>Payment</TableCell>
-                <TableCell>Receipt</TableCell>
-                <TableCell>Metadata</TableCell>
-                <TableCell>Bulk</TableCell>
-                <TableCell>Source row</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {pageRows.map((d) => (
-                <TableRow
-                  key={d.id}
-                  hover
-                  selected={selected?.id === d.id}
-                  onClick={() => setSelectedId(d.id)}
-                  data-testid="donation-row"
-                  sx={{ cursor: 'pointer' }}
-                >
-                  <TableCell>
-                    <Button
-                      variant="text"
-                      size="small"
-                      onClick={() => setSelectedId(d.id)}
-                      sx={{ textTransform: 'none', p: 0 }}
-                    >
-                      {d.recipientId}
-                    </Button>
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'minmax(0, 1fr) 340px',
+            gap: 2,
+            alignItems: 'start',
+          }}
+        >
+          <Box sx={{ minWidth: 0 }}>
+            <Table size="small" aria-label="Donations" sx={{ tableLayout: 'fixed', width: '100%' }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ width: '25%' }}>Recipient</TableCell>
+                  <TableCell align="right" sx={{ width: '15%' }}>
+                    Amount
                   </TableCell>
-                  <TableCell align="right">{formatMinor(d.amount, d.currencyCode)}</TableCell>
-                  <TableCell>{d.donorName ?? '—'}</TableCell>
-                  <TableCell>
-                    <span style={{ color: statusColour[d.state], fontWeight: 600 }}>{d.state}</span>
-                  </TableCell>
-                  <TableCell>{time(d.statusLastUpdated)}</TableCell>
-                  <TableCell>{d.payablePaymentType ?? '—'}</TableCell>
-                  <TableCell>{d.receiptId ?? '—'}</TableCell>
-                  <TableCell
-                    sx={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                  >
-                    {Object.entries(d.metadata)
-                      .map(([k, v]) => `${k}=${v}`)
-                      .join('; ')}
-                  </TableCell>
-                  <TableCell data-testid="donation-bulk">
-                    {d.bulkId ? (
-                      <span title={d.bulkId}>{uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}</span>
-                    ) : (
-                      'one by one'
-                    )}
-                  </TableCell>
-                  <TableCell data-testid="donation-source-row">
-                    {d.row
-                      ? `row ${d.row.rowNumber ?? 'new'}${
-                          workspaceNames.has(d.row.workspaceId)
-                            ? ` of “${workspaceNames.get(d.row.workspaceId)}”`
-                            : ''
-                        }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-                      : '—'}
-                  </TableCell>
+                  <TableCell sx={{ width: '14%' }}>Donor</TableCell>
+                  <TableCell sx={{ width: '22%' }}>State</TableCell>
+                  <TableCell sx={{ width: '24%' }}>From</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-        <TablePagination
-          component="div"
-          count={shown.length}
-          page={currentPage}
-          onPageChange={(_, p) => setPage(p)}
-          rowsPerPage={50}
-          rowsPerPageOptions={[50]}
-        />
-        {selected && (
-          <Box sx={{ mt: 1, p: 1.5, bgcolor: '#fafafa', borderRadius: 1 }} aria-live="polite">
-            <Typography variant="h3" component="h3" gutterBottom>
-              Donation {selected.id}
-            </Typography>
-            <Typography variant="body2">
-              Bulk{' '}
-              {selected.bulkId
-                ? `${selected.bulkId}${uploadOfBulk.has(selected.bulkId) ? ` (${bulkLabel(selected.bulkId)})` : ''}`
-                : '(single donation)'}{' '}
-              · last asked {time(selected.lastSeenAt)}
-              {selected.replaces ? ` · corrects ${selected.replaces}` : ''}
-            </Typography>
-            <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 14 }} aria-label="States seen">
-              {selected.history.map((h, i) => (
-                <li key={i}>
-                  {h.state}: seen {time(h.seenAt)}
-                  {h.statusLastUpdated ? ` (service: ${time(h.statusLastUpdated)})` : ''}
-                </li>
-              ))}
-            </Stack>
+              </TableHead>
+              <TableBody>
+                {pageRows.map((d) => (
+                  <TableRow
+                    key={d.id}
+                    hover
+                    selected={selected?.id === d.id}
+                    onClick={() => setSelectedId(d.id)}
+                    data-testid="donation-row"
+                    sx={{ cursor: 'pointer', '& td': { overflowWrap: 'break-word' } }}
+                  >
+                    <TableCell>
+                      <Button
+                        variant="text"
+                        size="small"
+                        onClick={() => setSelectedId(d.id)}
+                        sx={{ textTransform: 'none', p: 0, minWidth: 0, textAlign: 'left' }}
+                        aria-pressed={selected?.id === d.id}
+                      >
+                        {d.recipientId}
+                      </Button>
+                    </TableCell>
+                    <TableCell align="right">{formatMinor(d.amount, d.currencyCode)}</TableCell>
+                    <TableCell>{d.donorName ?? '—'}</TableCell>
+                    <TableCell>
+                      <StateWord state={d.state} />
+                      <Typography variant="body2" color="text.secondary" title="Last update from the service">
+                        {shortTime(d.statusLastUpdated)}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>
+                      <Box data-testid="donation-bulk">
+                        {d.bulkId ? (
+                          <span title={`Bulk ${d.bulkId}`}>
+                            {uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}
+                          </span>
+                        ) : (
+                          'one by one'
+                        )}
+                      </Box>
+                      <Typography
+                        variant="body2"
+                        color="text.secondary"
+                        data-testid="donation-source-row"
+                        title={sourceRow(d)}
+                      >
+                        {d.row
+                          ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
+                          : ''}
+                      </Typography>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <TablePagination
+              component="div"
+              count={shown.length}
+              page={currentPage}
+              onPageChange={(_, p) => setPage(p)}
+              rowsPerPage={PAGE}
+              rowsPerPageOptions={[PAGE]}
+            />
           </Box>
-        )}
+          <DonationDetails
+            donation={selected}
+            uploadName={(bulkId) => (uploadOfBulk.has(bulkId) ? bulkLabel(bulkId) : null)}
+            sourceRow={sourceRow}
+          />
+        </Box>
       </Paper>
 
       <MonthReport />

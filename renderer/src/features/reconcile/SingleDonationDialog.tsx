@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
@@ -13,11 +12,12 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { ChannelResponse } from '../../../../shared/contract';
 import type { DonationView } from '../../../../shared/contract/reconcileChannels';
 import { CURRENCY_CODES, formatMinor } from '../../../../shared/amounts';
 import { checkSingleDonation, type FieldTarget } from '../../../../shared/mapping';
+import { count, donationStatusWord } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
+import { RecipientField } from './RecipientField';
 
 type Fields = Partial<Record<FieldTarget, string>>;
 interface Draft {
@@ -26,8 +26,6 @@ interface Draft {
   withDonor: boolean;
   metadata: Array<{ key: string; value: string }>;
 }
-type Cause = ChannelResponse<'causes.autocomplete'>['causes'][number];
-type Check = ChannelResponse<'causes.check'> | { status: 'checking' } | null;
 
 /** The form's draft survives a closed dialog or a crash of the window until the donation is made. */
 const DRAFT_KEY = 'donation-desk.single-donation';
@@ -82,49 +80,12 @@ export function SingleDonationDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const [created, setCreated] = useState<DonationView | null>(null);
-  const [causes, setCauses] = useState<Cause[]>([]);
-  const [typeAhead, setTypeAhead] = useState(true);
-  const [check, setCheck] = useState<Check>(null);
 
   useEffect(() => {
     localStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
   }, [draft]);
 
   const recipient = draft.fields.recipientId ?? '';
-  // Type-ahead: names typed are looked up (GET /autocomplete/causes) after a pause.
-  useEffect(() => {
-    const q = recipient.trim();
-    if (!open || !typeAhead || q.length < 2 || /^\d{1,4}-/.test(q)) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      void desk['causes.autocomplete']({ q }).then((r) => {
-        if (!live || !r.ok) return;
-        if (!r.value.available) setTypeAhead(false);
-        setCauses(r.value.causes);
-      });
-    }, 250);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [recipient, open, typeAhead]);
-
-  // The id is checked with the service (GET /causes/{id}) once it has a cause's shape.
-  useEffect(() => {
-    const id = recipient.trim();
-    if (!open || !/^\d{1,4}-[A-Za-z0-9-]+(\/[A-Za-z0-9]+)?$/.test(id)) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      setCheck({ status: 'checking' });
-      void desk['causes.check']({ recipientId: id }).then((r) => {
-        if (live) setCheck(r.ok ? r.value : null);
-      });
-    }, 400);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [recipient, open]);
 
   const form = useMemo(
     () => ({
@@ -199,8 +160,6 @@ export function SingleDonationDialog({
 
   const recipientIssue = issueOf('recipientId');
   const currencyIssue = issueOf('currencyCode');
-  const checkText =
-    check === null ? null : check.status === 'checking' ? 'Checking the id with the service…' : check.message;
 
   return (
     <Dialog open={open} onClose={close} aria-labelledby="single-donation-title" maxWidth="sm" fullWidth>
@@ -210,7 +169,8 @@ export function SingleDonationDialog({
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Alert severity="success" role="status">
               Donation {created.id} created: {formatMinor(created.amount, created.currencyCode)} to{' '}
-              {created.recipientId}, {created.state}. It is followed in the list like any other donation.
+              {created.recipientId}, {donationStatusWord(created.state).toLowerCase()}. It is followed in the
+              list like any other donation.
             </Alert>
           </Stack>
         ) : (
@@ -224,49 +184,13 @@ export function SingleDonationDialog({
               void submit();
             }}
           >
-            <Autocomplete
-              freeSolo
-              options={causes}
-              filterOptions={(x) => x}
-              getOptionLabel={(o) => (typeof o === 'string' ? o : o.id)}
-              renderOption={(props, o) => (
-                <li {...props} key={o.id}>
-                  <Stack>
-                    <Typography>{o.name}</Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {[o.city, o.country].filter(Boolean).join(', ')} · {o.id}
-                    </Typography>
-                  </Stack>
-                </li>
-              )}
-              inputValue={recipient}
-              onInputChange={(_e, value) => {
-                setField('recipientId', value);
-                setCheck(null);
-              }}
-              onChange={(_e, value) => {
-                if (value && typeof value !== 'string') setField('recipientId', value.id);
-              }}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label="Recipient"
-                  required
-                  size="small"
-                  onBlur={() => touch('recipientId')}
-                  error={
-                    !!recipientIssue || check?.status === 'unknown' || check?.status === 'unknown-project'
-                  }
-                  helperText={
-                    recipientIssue
-                      ? recipientIssue.message
-                      : (checkText ??
-                        (typeAhead
-                          ? 'Type a cause’s name to pick it, or its id: cause, cause/project or portfolio.'
-                          : 'The cause id, cause/project or portfolio id.'))
-                  }
-                />
-              )}
+            <RecipientField
+              value={recipient}
+              onChange={(v) => setField('recipientId', v)}
+              active={open}
+              required
+              problem={recipientIssue ? recipientIssue.message : null}
+              onBlur={() => touch('recipientId')}
             />
             {textField('foundationId', 'Foundation id (optional: the service chooses one otherwise)')}
             <Stack direction="row" spacing={2}>
@@ -362,7 +286,7 @@ export function SingleDonationDialog({
             </Stack>
             {tried && !result.ok && (
               <Alert severity="error" role="alert">
-                {result.issues.filter((i) => i.severity === 'error').length} thing(s) to fix before the
+                {count(result.issues.filter((i) => i.severity === 'error').length, 'thing')} to fix before the
                 donation can be sent; each is shown on its field.
               </Alert>
             )}

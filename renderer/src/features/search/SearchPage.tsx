@@ -14,6 +14,7 @@ import type { GivingOpportunity } from '../../../../shared/contract/searchChanne
 import type { RegisteredLocation } from '../../../../shared/contract/locationChannels';
 import { desk } from '../../app/deskClient';
 import { ResultCard } from './ResultCard';
+import { cannotReceiveText } from '../reconcile/RecipientField';
 import { RECIPIENT_KEY, donationPageUrl, pageLocale, parseNear, type ChosenRecipient } from './donationPage';
 
 /** After this long a search is called slow and says so. */
@@ -31,7 +32,9 @@ export default function SearchPage() {
   const [autocorrect, setAutocorrect] = useState(false);
   const [known, setKnown] = useState<RegisteredLocation[]>([]);
   const [state, setState] = useState<SearchState>({ kind: 'idle' });
-  const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<{ severity: 'success' | 'warning' | 'error'; text: string } | null>(
+    null,
+  );
   const [topicError, setTopicError] = useState<string | null>(null);
   const run = useRef(0);
 
@@ -102,9 +105,12 @@ export default function SearchPage() {
     }
     const chosen: ChosenRecipient = { ...found.value, chosenAt: new Date().toISOString() };
     sessionStorage.setItem(RECIPIENT_KEY, JSON.stringify(chosen));
+    const unable = found.value.cannotReceive;
     setNotice({
-      severity: 'success',
-      text: `Recipient ${chosen.recipientId} (${chosen.label}) is ready: the donation form will offer it.`,
+      severity: unable ? 'warning' : 'success',
+      text: `Recipient ${chosen.recipientId} (${chosen.label}) is ready: the donation form will offer it.${
+        unable ? ` ${cannotReceiveText(unable)} A donation to it is likely to be declined.` : ''
+      }`,
     });
   }
 

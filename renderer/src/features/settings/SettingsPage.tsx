@@ -19,6 +19,7 @@ import {
 } from '../../../../shared/contract';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
+import { SandboxClockPanel } from './SandboxClockPanel';
 
 const environmentHelp: Record<EnvironmentId, string> = {
   offline: 'A practice copy of the giving service on this computer. Nothing leaves your machine.',
@@ -91,11 +92,26 @@ export function SettingsPage() {
     return true;
   }
 
+  /** Tries what is on screen; only Save changes the environment in force or writes anything. */
   async function testConnection() {
-    if (!(await save())) return;
     setBusy(true);
     setFeedback({ severity: 'info', text: 'Testing the connection…' });
-    const result = await desk['settings.testConnection']({ environment });
+    const result = await desk['settings.testConnection']({
+      environment,
+      ...(environment === 'offline'
+        ? {}
+        : {
+            remote: {
+              addresses: {
+                baseUrl: draft.baseUrl,
+                tokenUrl: draft.tokenUrl,
+                programDomain: draft.programDomain,
+              },
+              clientId: draft.clientId,
+              ...(draft.clientSecret ? { clientSecret: draft.clientSecret } : {}),
+            },
+          }),
+    });
     setBusy(false);
     if (!result.ok) return setFeedback({ severity: 'error', text: result.error.message });
     setFeedback({ severity: result.value.ok ? 'success' : 'error', text: result.value.message });
@@ -167,6 +183,8 @@ export function SettingsPage() {
           </RadioGroup>
         </FormControl>
       </Paper>
+
+      {settings.environment === 'offline' && <SandboxClockPanel />}
 
       {remote && environment !== 'offline' && (
         <Paper variant="outlined" sx={{ p: 2 }}>

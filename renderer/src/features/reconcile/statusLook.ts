@@ -1,0 +1,47 @@
+import type { DonationStatus } from '../../../../shared/contract/reconcileChannels';
+
+export const STATUSES: DonationStatus[] = [
+  'ACCEPTED',
+  'INITIATED',
+  'IN_PROGRESS',
+  'PAID',
+  'CLEARED',
+  'DECLINED',
+];
+
+/** One colour per state, dark enough for text on white (WCAG AA) as well as for the bars. */
+export const STATUS_COLOUR: Record<DonationStatus, string> = {
+  ACCEPTED: '#616161',
+  INITIATED: '#3949ab',
+  IN_PROGRESS: '#1565c0',
+  PAID: '#00695c',
+  CLEARED: '#2e7d32',
+  DECLINED: '#c62828',
+};
+
+const currencyNames = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'currency' });
+  } catch {
+    return null;
+  }
+})();
+
+/** "US Dollar (USD)": the currency a person reads, with its code. */
+export function currencyLabel(code: string): string {
+  const name = currencyNames?.of(code);
+  return name && name !== code ? `${name} (${code})` : code;
+}
+
+export const time = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** "Nov 25, 10:05 AM": short enough for a table cell; the full time is in the details. */
+export const shortTime = (iso: string | null): string =>
+  iso
+    ? new Date(iso).toLocaleString(undefined, {
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      })
+    : '—';

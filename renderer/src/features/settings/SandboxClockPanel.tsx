@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { SandboxClock } from '../../../../shared/contract';
+import { desk } from '../../app/deskClient';
+import { sandboxSpeed, span } from '../../components/sandboxSpeed';
+
+/** Moves a person can choose: a decision (minutes), a payment (an hour), the end of every donation. */
+const MOVES = [10 * 60, 3600, 10 * 3600];
+
+const sandboxTime = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * The Offline sandbox's clock: how fast it runs, what time it is there, and buttons that move it
+ * forward so donations reach CLEARED or DECLINED without waiting. Shown only while the Offline
+ * sandbox is the environment in force (main refuses the move otherwise).
+ */
+export function SandboxClockPanel() {
+  const [clock, setClock] = useState<SandboxClock | null>(null);
+  const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    const read = () =>
+      void desk['sandbox.clock']({}).then((result) => {
+        if (!live) return;
+        if (result.ok) setClock(result.value);
+        else setMessage({ severity: 'error', text: result.error.message });
+      });
+    read();
+    // The sandbox's clock runs while the page is open; show it moving.
+    const timer = setInterval(read, 15_000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, []);
+
+  async function move(seconds: number) {
+    setBusy(true);
+    setMessage(null);
+    const result = await desk['sandbox.advanceClock']({ seconds });
+    setBusy(false);
+    if (!result.ok) return setMessage({ severity: 'error', text: result.error.message });
+    setClock(result.value);
+    setMessage({
+      severity: 'success',
+      text: `The sandbox clock moved forward ${span(seconds)}: it is now ${sandboxTime(result.value.now)} there. Refresh from the service in Uploads or Reconcile to see where your donations stand.`,
+    });
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="sandbox-clock-title">
+      <Stack spacing={1.5}>
+        <Typography variant="h2" id="sandbox-clock-title">
+          Offline sandbox clock
+        </Typography>
+        {clock && (
+          <Typography data-testid="sandbox-speed">
+            {sandboxSpeed(clock.timeScale)} Sandbox time now:{' '}
+            <strong data-testid="sandbox-now">{sandboxTime(clock.now)}</strong>.
+          </Typography>
+        )}
+        <Typography variant="body2" color="text.secondary">
+          A donation is decided (initiated or declined) a few minutes after it is accepted, and paid and
+          cleared within about nine hours. Move the clock forward to see it happen now.
+        </Typography>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          role="group"
+          aria-labelledby="sandbox-move-label"
+          sx={{ flexWrap: 'wrap', alignItems: 'center' }}
+        >
+          <Typography id="sandbox-move-label" sx={{ fontWeight: 600, mr: 1 }}>
+            Move the clock forward:
+          </Typography>
+          {MOVES.map((seconds) => (
+            <Button
+              key={seconds}
+              variant="outlined"
+              disabled={busy}
+              aria-label={`Move forward ${span(seconds)}`}
+              onClick={() => void move(seconds)}
+            >
+              {span(seconds)}
+            </Button>
+          ))}
+        </Stack>
+        {message && (
+          <Alert severity={message.severity} role={message.severity === 'error' ? 'alert' : 'status'}>
+            {message.text}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
