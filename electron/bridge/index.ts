@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     services: runtime.services,
     events: runtime.events,
     rendererDir: join(root, 'out', 'renderer'),
+    iconFile: join(root, 'assets', 'icon.ico'),
     port: values.port ? Number(values.port) : 0,
     onUnexpected: (channel, error) =>
       console.error(`[bridge] ${channel} failed:`, error instanceof Error ? error.stack : error),

@@ -28,7 +28,13 @@ beforeAll(async () => {
     },
     { startOffline: () => Promise.reject(new Error('not used')) },
   );
-  bridge = await startBridge({ services: runtime.services, events: runtime.events, rendererDir });
+  await writeFile(join(dir, 'icon.ico'), Buffer.from([0, 0, 1, 0, 1, 0]));
+  bridge = await startBridge({
+    services: runtime.services,
+    events: runtime.events,
+    rendererDir,
+    iconFile: join(dir, 'icon.ico'),
+  });
   base = `http://127.0.0.1:${bridge.port}`;
 });
 
@@ -45,6 +51,13 @@ const call = (channel: string, body: unknown, headers: Record<string, string> = 
   });
 
 describe('local bridge', () => {
+  it('answers /favicon.ico with the app icon instead of a 404', async () => {
+    const res = await fetch(`${base}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([0, 0, 1, 0, 1, 0]);
+  });
+
   it('prints an address on 127.0.0.1 that carries the secret in the fragment', () => {
     expect(bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#secret=[A-Za-z0-9_-]{40,}$/);
     expect(bridge.url).toContain(bridge.secret);

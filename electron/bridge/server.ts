@@ -16,6 +16,8 @@ export interface BridgeOptions {
   events: EventBus;
   /** The built renderer (out/renderer). */
   rendererDir: string;
+  /** The app's icon, answered at /favicon.ico (browsers ask for it on every page load). */
+  iconFile?: string;
   port?: number;
   /** Fixed secret for tests; otherwise a new random one per launch. */
   secret?: string;
@@ -108,6 +110,14 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   });
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    if (pathname === '/favicon.ico' && options.iconFile) {
+      const icon = await readFile(options.iconFile).catch(() => null);
+      if (icon) {
+        res.writeHead(200, { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' });
+        res.end(req.method === 'HEAD' ? undefined : icon);
+        return;
+      }
+    }
     const root = normalize(options.rendererDir);
     let file = normalize(join(root, decodeURIComponent(pathname)));
     if (!file.startsWith(root + sep) && file !== root) return refuse(res, 404, 'NOT_FOUND', 'Not found.');

@@ -11,6 +11,7 @@ import { SettingsService } from './settings/settingsService';
 import { WorkspaceStore } from './workspaces/workspaceStore';
 import { TemplateStore } from './templates/templateStore';
 import { createUploadServices } from './upload';
+import { workspaceStanding } from './upload/workspaceStanding';
 import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
@@ -113,6 +114,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
+  // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
+  const uploadsIfReadable = () => upload.uploadsSoFar().catch(() => null);
+
   const services: Services = {
     'app.info': async () => ({
       name: 'Donation Desk',
@@ -172,10 +176,18 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
       await platform.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK
       return { opened: true };
     },
-    'workspace.list': () => workspaces.list(),
+    'workspace.list': async () => {
+      const [list, uploads] = await Promise.all([workspaces.list(), uploadsIfReadable()]);
+      return uploads
+        ? list.map((meta) => ({ ...meta, standing: workspaceStanding(meta.id, uploads) }))
+        : list;
+    },
     'workspace.stageRows': ({ packedRows }) => workspaces.stageRows(packedRows),
     'workspace.create': (input) => workspaces.create(input),
-    'workspace.open': ({ id }) => workspaces.open(id),
+    'workspace.open': async ({ id }) => {
+      const [workspace, uploads] = await Promise.all([workspaces.open(id), uploadsIfReadable()]);
+      return uploads ? { ...workspace, standing: workspaceStanding(id, uploads) } : workspace;
+    },
     'workspace.edit': ({ id, baseVersion, edits }) => workspaces.edit(id, baseVersion, edits),
     'workspace.summary': ({ id, counts, state }) => workspaces.summary(id, counts, state),
     'workspace.exportBulkFile': async ({ id }) => {

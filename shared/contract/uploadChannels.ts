@@ -116,7 +116,13 @@ export type UploadErrors = z.infer<typeof uploadErrorsSchema>;
 export const uploadChannels = {
   /** Re-validates the workspace and says what an upload would send: counts, totals, duplicate-guard flags. */
   'upload.preview': {
-    request: z.object({ workspaceId }).strict(),
+    request: z
+      .object({
+        workspaceId,
+        /** Preview the resend of this failed intent: only its rows without a donation. */
+        resendIntentId: intentId.optional(),
+      })
+      .strict(),
     response: z.object({
       rows: z.number().int().nonnegative(),
       valid: z.number().int().nonnegative(),

@@ -91,6 +91,28 @@ export const workspaceEditSchema = z.discriminatedUnion('op', [
 ]);
 export type WorkspaceEdit = z.infer<typeof workspaceEditSchema>;
 
+/**
+ * Where a workspace stands with the service, read from the upload ledger (never stored with the
+ * workspace): not uploaded; uploaded (with its upload); needs repair (an upload the service
+ * rejected, not yet corrected); corrected (its rejected rows were sent again in a later upload).
+ */
+export const workspaceStandingSchema = z.object({
+  kind: z.enum(['not-uploaded', 'uploaded', 'needs-repair', 'corrected']),
+  /** The upload it is about: the rejected one for needs-repair, else the latest. */
+  upload: z
+    .object({
+      uploadId: z.string(),
+      createdAt: z.string(),
+      environment: z.string(),
+      /** The upload's own state (sending, following, processed, error). */
+      state: z.enum(['sending', 'following', 'processed', 'error', 'stopped']),
+      /** The rejected bulk intent to repair (needs-repair only). */
+      intentId: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type WorkspaceStanding = z.infer<typeof workspaceStandingSchema>;
+
 export const workspaceMetaSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -99,6 +121,8 @@ export const workspaceMetaSchema = z.object({
   state: workspaceStateSchema,
   source: workspaceSourceSchema,
   counts: workspaceCountsSchema.nullable(),
+  /** Filled in from the upload ledger when listed or opened. */
+  standing: workspaceStandingSchema.optional(),
 });
 export type WorkspaceMeta = z.infer<typeof workspaceMetaSchema>;
 

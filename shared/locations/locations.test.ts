@@ -20,6 +20,11 @@ describe('targetOfHeader', () => {
     ['Reference ID', 'referenceId'],
     ['referenceId', 'referenceId'],
     ['Ref', 'referenceId'],
+    ['Store no', 'referenceId'],
+    ['Store No.', 'referenceId'],
+    ['Site nr', 'referenceId'],
+    ['Branch code', 'referenceId'],
+    ['Location number', 'referenceId'],
     ['Phone', 'phoneNumber'],
     ['Street Address', 'addressLine'],
     ['City', 'locality'],
@@ -43,6 +48,15 @@ describe('targetOfHeader', () => {
     ['', null],
   ])('%s → %s', (header, target) => {
     expect(targetOfHeader(header)).toBe(target);
+  });
+
+  it('matches the README’s own example headers: Store, Store no, Country', () => {
+    expect(suggestLocationMapping(['Store', 'Store no', 'Country', 'Contact 1 email'])).toEqual({
+      name: 0,
+      referenceId: 1,
+      country: 2,
+      'contact1.email': 3,
+    });
   });
 
   it('maps each target once, to the first header that names it', () => {

@@ -74,6 +74,10 @@ export const BASE_SYNONYMS: Record<BaseTarget, string[]> = {
     'site id',
     'store number',
     'code',
+    // "<place> no / nr / num / number / id / code / ref", as finance sheets write them ("Store no").
+    ...['store', 'site', 'location', 'branch', 'office', 'shop', 'reference', 'ref'].flatMap((place) =>
+      ['no', 'nr', 'num', 'number', 'id', 'code', 'ref'].map((word) => `${place} ${word}`),
+    ),
   ],
   phoneNumber: ['phone', 'phone number', 'telephone', 'tel', 'phonenumber'],
   addressLine: [

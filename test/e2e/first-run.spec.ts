@@ -79,14 +79,14 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await expect(dialog).toContainText('39 of 39 rows are ready');
   await dialog.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('ERROR', { timeout: 90_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveText('Rejected', { timeout: 90_000 });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
   await shot(page, 'uploads-needs-repair');
   expect(await donationsAtService(bridge), 'a refused file creates nothing').toBe(0);
 
   // 3. The service's error on its cell, in plain words; fixed there.
   await page.getByRole('button', { name: 'Fix the rows' }).click();
-  await expect(page.getByTestId('repair-note')).toContainText('marked on their cells');
+  await expect(page.getByTestId('repair-note')).toContainText('1 problem in 1 row is marked on its cell');
   const refused = grid(page).getByRole('gridcell', { name: SAMPLE_UNKNOWN_RECIPIENT, exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused this: Recipient not found/i);

@@ -144,7 +144,9 @@ export async function openFixedSample(page: Page): Promise<void> {
 export async function sendAndProcess(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Upload…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 60_000,
+  });
 }
 
 /** Moves the service's clock on (every donation reaches the end of its life) and refreshes Reconcile. */

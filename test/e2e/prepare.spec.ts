@@ -151,7 +151,7 @@ test('a semicolon CSV with comma decimals: paste a block, fill down, find and re
   await page.getByLabel('Replace with').fill('dev@acme.example');
   await page.getByLabel('Whole cell').check();
   await page.getByRole('button', { name: 'Replace all' }).click();
-  await expect(page.getByText('Replaced in 1 cells')).toBeVisible();
+  await expect(page.getByText('Replaced in 1 cell.')).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
   await expect(invalidCount(page)).toHaveText('0');
 

@@ -41,7 +41,9 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   await dialog.getByRole('button', { name: 'Send' }).click();
 
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('intent-state').first()).toHaveText('PROCESSED', { timeout: 60_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed');
   expect(await seriousViolations(page), 'axe on Uploads').toEqual([]);
   expect(await donationsAtService(bridge)).toBe(39);
@@ -72,11 +74,11 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await page.getByRole('button', { name: 'Upload…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
 
-  await expect(page.getByTestId('intent-state').first()).toHaveText('ERROR', { timeout: 60_000 });
+  await expect(page.getByTestId('intent-state').first()).toHaveText('Rejected', { timeout: 60_000 });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
   await page.getByRole('button', { name: 'Fix the rows' }).click();
 
-  await expect(page.getByTestId('repair-note')).toContainText('marked on their cells');
+  await expect(page.getByTestId('repair-note')).toContainText('1 problem in 1 row is marked on its cell;');
   const refused = grid(page).getByRole('gridcell', { name: '840-56309746', exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused/i);

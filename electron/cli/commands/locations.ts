@@ -12,6 +12,7 @@ import {
 } from '../../../shared/locations';
 import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
 import { EXIT, commandArgs, registerCommand } from '../main';
+import { count } from '../../../shared/i18n';
 
 /*
  * Exit codes of `locations import`: 0 every row applied; 1 some rows have problems (found locally or
@@ -164,7 +165,7 @@ registerCommand('locations', {
             ctx.io.err(`row ${r.row}${e.column ? `, ${e.column}` : ''}: ${e.message}`);
       }
       ctx.io.out(
-        `${counts.applied} of ${counts.rows} rows applied${counts.invalid ? `, ${counts.invalid} with problems found before sending` : ''}${counts.failed ? `, ${counts.failed} refused by the service` : ''}${counts.notApplied ? `, ${counts.notApplied} not applied` : ''}.`,
+        `${counts.applied} of ${count(counts.rows, 'row')} applied${counts.invalid ? `, ${counts.invalid} with problems found before sending` : ''}${counts.failed ? `, ${counts.failed} refused by the service` : ''}${counts.notApplied ? `, ${counts.notApplied} not applied` : ''}.`,
       );
     }
     if (serviceDown) return EXIT.service;

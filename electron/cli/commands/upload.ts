@@ -9,6 +9,7 @@ import type { DeskRuntime } from '../../services';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
 import { readSheetInput } from '../sheetInput';
+import { count } from '../../../shared/i18n';
 
 /*
  * Exit codes of upload, status, errors and resume: 0 done (PROCESSED, or sent when not waiting);
@@ -102,7 +103,7 @@ function describeIntent(i: IntentView): string {
   ]
     .filter(Boolean)
     .join(', ');
-  return `  ${i.intentId}  part ${i.part + 1}/${i.parts}  ${i.state.padEnd(10)} ${i.rows} rows${counts ? ` (${counts})` : ''}`;
+  return `  ${i.intentId}  part ${i.part + 1}/${i.parts}  ${i.state.padEnd(10)} ${count(i.rows, 'row')}${counts ? ` (${counts})` : ''}`;
 }
 
 function printUploads(ctx: CliContext, uploads: UploadView[], extra: Record<string, unknown> = {}): void {
@@ -115,7 +116,7 @@ function printUploads(ctx: CliContext, uploads: UploadView[], extra: Record<stri
   for (const u of uploads) {
     const totals = u.totals.map((t) => `${t.count} × ${t.currencyCode} ${t.amount} (minor units)`).join('; ');
     ctx.io.out(
-      `Upload ${u.uploadId} of “${u.workspaceName}”: ${u.state}, ${u.rows} rows${totals ? `, ${totals}` : ''}`,
+      `Upload ${u.uploadId} of “${u.workspaceName}”: ${u.state}, ${count(u.rows, 'row')}${totals ? `, ${totals}` : ''}`,
     );
     for (const i of u.intents) ctx.io.out(describeIntent(i));
   }
@@ -292,7 +293,7 @@ Exit codes: 1 errors were listed; 0 none; 2 unknown intent or not in ERROR; 3 th
     if (ctx.json) ctx.io.out(JSON.stringify(errorsJson(errors), null, 2));
     else {
       ctx.io.out(
-        `Bulk ${errors.intentId}: ${errors.issues.length} error(s) (${errors.form === 'file' ? 'the file itself' : 'invalid donations'})`,
+        `Bulk ${errors.intentId}: ${count(errors.issues.length, 'error')} (${errors.form === 'file' ? 'the file itself' : 'invalid donations'})`,
       );
       for (const i of errors.issues) {
         const where = i.row !== null ? `row ${i.row}${i.column ? `, ${i.column}` : ''}` : 'file';

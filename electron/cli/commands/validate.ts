@@ -10,6 +10,7 @@ import { DeskFailure } from '../../../shared/result';
 import { checkWorkspace, workspaceMappingSchema, type WorkspaceCheck } from '../../../shared/workspace';
 import { EXIT, commandArgs, registerCommand } from '../main';
 import { readSheetInput, type SheetInput } from '../sheetInput';
+import { count, plural } from '../../../shared/i18n';
 
 /** A file checked on its own has no workspace; its id only names the (unused) reference pair. */
 const FILE_ID = '00000000-0000-4000-8000-000000000000';
@@ -97,9 +98,11 @@ with row the spreadsheet's own row number and amount in minor units.`,
         );
       }
       const c = result.counts;
-      ctx.io.out(`${c.rows} rows: ${c.valid} valid, ${c.invalid} invalid, ${c.warnings} with warnings.`);
+      ctx.io.out(
+        `${count(c.rows, 'row')}: ${c.valid} valid, ${c.invalid} invalid, ${c.warnings} with warnings.`,
+      );
       for (const t of result.totals)
-        ctx.io.out(`  ${t.currencyCode}: ${t.count} donations, ${t.amount} minor units`);
+        ctx.io.out(`  ${t.currencyCode}: ${count(t.count, 'donation')}, ${t.amount} minor units`);
     }
     return result.counts.invalid === 0 ? EXIT.ok : EXIT.problems;
   },
@@ -128,7 +131,7 @@ Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or ar
     );
     if (invalidRows.length && !args.values['skip-invalid']) {
       ctx.io.err(
-        `${invalidRows.length} rows are invalid (rows ${invalidRows.slice(0, 20).join(', ')}${invalidRows.length > 20 ? ', …' : ''}). ` +
+        `${count(invalidRows.length, 'row')} ${plural(invalidRows.length, { one: 'is', other: 'are' })} invalid (rows ${invalidRows.slice(0, 20).join(', ')}${invalidRows.length > 20 ? ', …' : ''}). ` +
           'Fix them (see donation-desk validate), or give --skip-invalid to leave them out. Nothing was written.',
       );
       return EXIT.problems;
@@ -149,7 +152,7 @@ Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or ar
         JSON.stringify({ out: target, donations: donations.length, skippedRows: invalidRows }, null, 2),
       );
     } else {
-      ctx.io.out(`Wrote ${out}: ${donations.length} donations.`);
+      ctx.io.out(`Wrote ${out}: ${count(donations.length, 'donation')}.`);
       if (invalidRows.length)
         ctx.io.out(`Left out ${invalidRows.length} invalid rows: ${invalidRows.join(', ')}.`);
     }

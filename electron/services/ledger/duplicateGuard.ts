@@ -26,13 +26,35 @@ export function rowsOut(
   return 'all';
 }
 
-/** Fingerprint → the first intent that sent it, over the whole ledger. */
+/** The service in use, as the ledger records where each upload went. */
+export interface ServiceInUse {
+  id: string;
+  baseUrl: string;
+  /** The Offline sandbox: its address changes with every launch, so only its id tells it apart. */
+  emulated: boolean;
+}
+
+/** Whether an upload went to the service in use: another environment's donations are not duplicates here. */
+export function sentTo(group: LedgerGroup, service: ServiceInUse): boolean {
+  const address = (url: string) => url.replace(/\/+$/, '');
+  return (
+    group.environment === service.id &&
+    (service.emulated || address(group.baseUrl) === address(service.baseUrl))
+  );
+}
+
+/**
+ * Fingerprint → the first intent that sent it, over the whole ledger, or only over the uploads that
+ * went to `service` when given (a row tried out on the Sandbox is not a duplicate in Production).
+ */
 export function sentFingerprints(
   groups: readonly LedgerGroup[],
   intents: readonly LedgerIntent[],
+  service?: ServiceInUse,
 ): Map<string, SentRecord> {
   const sent = new Map<string, SentRecord>();
   for (const group of groups) {
+    if (service && !sentTo(group, service)) continue;
     for (const part of group.parts) {
       const out = rowsOut(group, part.index, intents);
       const current = intents

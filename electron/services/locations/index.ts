@@ -19,6 +19,7 @@ import {
   describeServiceError,
   type ServiceError,
 } from '../api/serviceClient';
+import { count } from '../../../shared/i18n';
 
 type LocationChannel = keyof typeof locationChannels & ChannelName;
 
@@ -159,7 +160,7 @@ export function createLocationServices(deps: LocationDeps): LocationServices {
     for (let round = 0; pending.length > 0 && round < 10; round++) {
       try {
         const answer = await api.get({
-          name: `importing ${pending.length} location${pending.length === 1 ? '' : 's'} (POST /locations/batch)`,
+          name: `importing ${count(pending.length, 'location')} (POST /locations/batch)`,
           method: 'POST',
           path: '/locations/batch',
           body: { 'atomic:operations': pending.map((p) => p.body) },

@@ -1,4 +1,5 @@
 import type { BulkIntentResource } from '../../../shared/bulk-file/serviceSchemas';
+import { count } from '../../../shared/i18n';
 import type { LedgerIntent } from '../ledger/ledgerSchema';
 import { saveIntent, type UploadContext } from './context';
 import { rowsWithDonation } from './repair';
@@ -50,7 +51,7 @@ export async function applyRemote(
       next = await saveIntent(ctx, next, {
         donationRowKeys: keys,
         note: keys.length
-          ? `${keys.length} row(s) got a donation before the error`
+          ? `${count(keys.length, 'row')} got a donation before the error`
           : 'no donation was created',
       });
     }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelName, Handler } from '../../../shared/contract';
-import type { uploadChannels } from '../../../shared/contract/uploadChannels';
+import type { UploadView, uploadChannels } from '../../../shared/contract/uploadChannels';
 import type { Environments } from '../environments';
 import type { EventBus } from '../eventBus';
 import type { PlatformAdapter } from '../platform';
@@ -15,6 +15,8 @@ type UploadChannel = keyof typeof uploadChannels & ChannelName;
 
 export interface UploadServices {
   handlers: { [C in UploadChannel]: Handler<C> };
+  /** Every upload in the ledger, newest first; none without opening (and locking) a ledger that does not exist yet. */
+  uploadsSoFar(): Promise<UploadView[]>;
   /** Resume sending and following every unfinished upload in the ledger (call once after start). */
   resume(): void;
   /** Resolves when every upload in the ledger has reached PROCESSED or ERROR (CLI --wait, tests). */
@@ -117,6 +119,10 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       'upload.refresh': async ({ intentId }) => (await ready()).refresh(intentId),
       'upload.errors': async ({ intentId }) => (await ready()).errors(intentId),
       'upload.resend': async (input) => (await ready()).resend(input),
+    },
+    async uploadsSoFar() {
+      if (!existsSync(join(deps.dataDir, 'uploads'))) return [];
+      return (await ready()).list();
     },
     resume() {
       // No ledger yet means nothing to resume: do not create one (nor take its lock) just to look.

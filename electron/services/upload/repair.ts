@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { count } from '../../../shared/i18n';
 import { join } from 'node:path';
 import { parseErrorFile, type NormalisedError } from '../../../shared/bulk-file/errorFile';
 import { matchDonations } from '../../../shared/bulk-file/matchDonations';
@@ -64,7 +65,7 @@ export async function rowsWithDonation(
     // A donation we cannot place means we cannot prove which rows are safe to send: refuse to guess.
     throw new DeskFailure(
       'UNMATCHED_DONATIONS',
-      `${unmatched} donation(s) of bulk ${intent.serviceId} could not be matched to rows, so nothing is resent automatically.`,
+      `${count(unmatched, 'donation')} of bulk ${intent.serviceId} could not be matched to rows, so nothing is resent automatically.`,
     );
   }
   return [...keys].sort((a, b) => a - b);

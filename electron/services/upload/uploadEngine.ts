@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { count, plural } from '../../../shared/i18n';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
@@ -84,7 +85,7 @@ export class UploadEngine {
           status: view.state === 'processed' ? 'succeeded' : 'failed',
           message:
             view.state === 'processed'
-              ? `${view.rows} donations processed.`
+              ? `${count(view.rows, 'donation')} processed.`
               : 'The service rejected part of the upload.',
         });
       }
@@ -92,7 +93,7 @@ export class UploadEngine {
     if (intent.state === 'PROCESSED') {
       this.ctx.platform.notify?.(
         'Upload processed',
-        `${name}: ${intent.counts.accepted ?? group?.parts[intent.part]?.rowKeys.length ?? 0} donations accepted.`,
+        `${name}: ${count(intent.counts.accepted ?? group?.parts[intent.part]?.rowKeys.length ?? 0, 'donation')} accepted.`,
       );
     } else if (intent.state === 'ERROR') {
       this.ctx.platform.notify?.(
@@ -124,8 +125,14 @@ export class UploadEngine {
   }
 
   /** Row keys already out (or on their way) by fingerprint, for the duplicate guard. */
-  private duplicates(ready: readonly ReadyRow[]): ChannelResponse<'upload.preview'>['duplicates'] {
-    const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents());
+  private async duplicates(
+    ready: readonly ReadyRow[],
+  ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
+    const sent = sentFingerprints(
+      this.ctx.ledger.allGroups(),
+      this.ctx.ledger.allIntents(),
+      await this.ctx.environments.describe(),
+    );
     const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
     for (const row of ready) {
       const hit = sent.get(row.fingerprint);
@@ -135,14 +142,20 @@ export class UploadEngine {
     return flags;
   }
 
-  async preview({ workspaceId }: ChannelInput<'upload.preview'>): Promise<ChannelResponse<'upload.preview'>> {
-    const validated = await validateWorkspace(await this.ctx.workspaces.read(workspaceId));
+  async preview({
+    workspaceId,
+    resendIntentId,
+  }: ChannelInput<'upload.preview'>): Promise<ChannelResponse<'upload.preview'>> {
+    const workspace = await this.ctx.workspaces.read(workspaceId);
+    // A resend sends only the failed bulk's rows that have no donation: the preview says exactly those.
+    const wanted = resendIntentId ? (await this.rowsToResend(resendIntentId)).wanted : undefined;
+    const validated = await validateWorkspace(workspace, wanted);
     return {
-      rows: validated.workspace.rows.length,
+      rows: wanted ? validated.ready.length + validated.invalid.length : validated.workspace.rows.length,
       valid: validated.ready.length,
       invalid: validated.invalid.length,
       totals: validated.totals,
-      duplicates: this.duplicates(validated.ready),
+      duplicates: resendIntentId ? [] : await this.duplicates(validated.ready),
       parts: (
         await planParts(
           validated.ready.map((r) => r.donation),
@@ -154,12 +167,46 @@ export class UploadEngine {
     };
   }
 
+  /**
+   * The failed intent (read again from the service when it may have moved on) and the rows of its
+   * part with no donation yet, as the service says now: what a resend may send.
+   */
+  private async rowsToResend(intentId: string): Promise<{ failed: LedgerIntent; wanted: Set<number> }> {
+    let failed = this.intentOrThrow(intentId);
+    const group = this.ctx.ledger.group(failed.groupId) as LedgerGroup;
+    if (failed.state !== 'ERROR' && failed.serviceId) {
+      failed = await applyRemote(this.ctx, failed, await this.ctx.client.getIntent(failed.serviceId));
+    }
+    if (failed.state !== 'ERROR') {
+      throw new DeskFailure(
+        'NOT_IN_ERROR',
+        `Bulk ${intentId} is ${failed.state}; only a failed bulk can be corrected.`,
+      );
+    }
+    if (failed.correctedByUpload) {
+      throw new DeskFailure(
+        'ALREADY_CORRECTED',
+        `Bulk ${intentId} was already corrected by upload ${failed.correctedByUpload}; follow that one instead.`,
+      );
+    }
+    // Ask the service again which rows got a donation: what decides what is safe to send.
+    const withDonation = await rowsWithDonation(this.ctx, group, failed);
+    failed = await saveIntent(this.ctx, failed, { donationRowKeys: withDonation });
+    const part = group.parts[failed.part];
+    if (!part) throw new DeskFailure('NOT_FOUND', 'That part of the upload is not in the ledger.');
+    const done = new Set(withDonation);
+    const wanted = new Set(part.rowKeys.filter((k) => !done.has(k)));
+    if (wanted.size === 0)
+      throw new DeskFailure('NOTHING_TO_SEND', 'Every row of this bulk already has a donation.');
+    return { failed, wanted };
+  }
+
   /** Refuses what must not be sent: mapping errors, invalid rows (unless skipped), unconfirmed duplicates. */
-  private admit(
+  private async admit(
     validated: ValidatedWorkspace,
     skipInvalid: boolean | undefined,
     confirm: 'all' | number[] | undefined,
-  ): ReadyRow[] {
+  ): Promise<ReadyRow[]> {
     if (validated.mappingProblems.length) {
       throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
         problems: validated.mappingProblems,
@@ -169,18 +216,18 @@ export class UploadEngine {
       const rows = validated.invalid.slice(0, 10).map((r) => r.rowNumber ?? `new row ${r.key}`);
       throw new DeskFailure(
         'INVALID_ROWS',
-        `${validated.invalid.length} row(s) have errors (for example row ${rows.join(', ')}). Fix them, or choose to upload without them.`,
+        `${count(validated.invalid.length, 'row')} ${plural(validated.invalid.length, { one: 'has', other: 'have' })} errors (for example row ${rows.join(', ')}). Fix them, or choose to upload without them.`,
         { rowKeys: validated.invalid.map((r) => r.key) },
       );
     }
-    const flags = this.duplicates(validated.ready);
+    const flags = await this.duplicates(validated.ready);
     const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
     const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
     if (unconfirmed.length) {
       const first = unconfirmed[0] as (typeof unconfirmed)[number];
       throw new DeskFailure(
         'DUPLICATES',
-        `${unconfirmed.length} row(s) were already sent (for example row ${first.row ?? first.rowKey} in bulk ${first.intentId} on ${first.sentAt.slice(0, 10)}). Confirm them to send them again, or remove them.`,
+        `${count(unconfirmed.length, 'row')} ${plural(unconfirmed.length, { one: 'was', other: 'were' })} already sent (for example row ${first.row ?? first.rowKey} in bulk ${first.intentId} on ${first.sentAt.slice(0, 10)}). Confirm them to send them again, or remove them.`,
         { duplicates: unconfirmed },
       );
     }
@@ -307,7 +354,7 @@ export class UploadEngine {
         undefined,
         (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
-      const rows = this.admit(validated, input.skipInvalid, input.confirmDuplicates);
+      const rows = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
       await this.checkReplacements(rows);
       const group = await this.record(validated, rows, null, uploadId);
       const problems = await this.sendGroup(group);
@@ -317,36 +364,12 @@ export class UploadEngine {
 
   resend(input: ChannelInput<'upload.resend'>): Promise<ChannelResponse<'upload.resend'>> {
     return this.serialStart(async () => {
-      let failed = this.intentOrThrow(input.intentId);
+      const { failed, wanted } = await this.rowsToResend(input.intentId);
       const group = this.ctx.ledger.group(failed.groupId) as LedgerGroup;
-      if (failed.state !== 'ERROR' && failed.serviceId) {
-        failed = await applyRemote(this.ctx, failed, await this.ctx.client.getIntent(failed.serviceId));
-      }
-      if (failed.state !== 'ERROR') {
-        throw new DeskFailure(
-          'NOT_IN_ERROR',
-          `Bulk ${input.intentId} is ${failed.state}; only a failed bulk can be corrected.`,
-        );
-      }
-      if (failed.correctedByUpload) {
-        throw new DeskFailure(
-          'ALREADY_CORRECTED',
-          `Bulk ${input.intentId} was already corrected by upload ${failed.correctedByUpload}; follow that one instead.`,
-        );
-      }
-      // Ask the service again which rows got a donation: what decides what is safe to send.
-      const withDonation = await rowsWithDonation(this.ctx, group, failed);
-      failed = await saveIntent(this.ctx, failed, { donationRowKeys: withDonation });
-      const part = group.parts[failed.part];
-      if (!part) throw new DeskFailure('NOT_FOUND', 'That part of the upload is not in the ledger.');
-      const done = new Set(withDonation);
-      const wanted = new Set(part.rowKeys.filter((k) => !done.has(k)));
-      if (wanted.size === 0)
-        throw new DeskFailure('NOTHING_TO_SEND', 'Every row of this bulk already has a donation.');
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
-      const rows = this.admit(validated, input.skipInvalid, undefined);
+      const rows = await this.admit(validated, input.skipInvalid, undefined);
       const corrected = await this.record(validated, rows, failed.serviceId, randomUUID());
       await saveIntent(this.ctx, failed, {
         correctedByUpload: corrected.id,
@@ -355,7 +378,7 @@ export class UploadEngine {
       const problems = await this.sendGroup(corrected);
       if (gone > 0) {
         problems.unshift(
-          `${gone} row(s) of the failed bulk are no longer in the workspace and were not sent.`,
+          `${count(gone, 'row')} of the failed bulk ${plural(gone, { one: 'is', other: 'are' })} no longer in the workspace and ${plural(gone, { one: 'was', other: 'were' })} not sent.`,
         );
       }
       return { uploadId: corrected.id, upload: this.view(corrected.id), problems };

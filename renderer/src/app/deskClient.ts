@@ -41,7 +41,8 @@ function bridgeClient(secret: string | null): DeskApi {
         ok: false,
         error: {
           code: 'NO_SECRET',
-          message: 'Open the address that `npm run web` printed: it carries this launch’s secret.',
+          message:
+            'This page was opened without the secret of this launch. Open the address that `npm start` or `npm run web` printed in its terminal (it starts with http://127.0.0.1: and ends with #secret=…): it carries the secret.',
         },
       };
     }
@@ -63,7 +64,8 @@ function bridgeClient(secret: string | null): DeskApi {
         ok: false,
         error: {
           code: 'BRIDGE_DOWN',
-          message: 'Lost contact with Donation Desk. Is `npm run web` still running?',
+          message:
+            'Lost contact with Donation Desk. Is `npm start` or `npm run web` still running in its terminal? Start it again and open the address it prints.',
         },
       };
     }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -19,7 +19,9 @@ import {
 import { desk } from '../../app/deskClient';
 import { FileOpener, type OpenedFile } from '../prepare/FileOpener';
 import { DataGrid, type CellIssueView, type GridColumn, type GridRow } from '../prepare/grid/DataGrid';
+import { EditHistory } from '../prepare/model/editHistory';
 import { LocationMappingStep } from './LocationMappingStep';
+import { count, plural } from '../../../../shared/i18n';
 
 interface Props {
   /** Reference ids already in the local register: their rows become updates. */
@@ -60,6 +62,8 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [applyValid, setApplyValid] = useState(true);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
+  /** Undo and redo of the grid's edits (Ctrl+Z, Ctrl+Y), each paste or fill undone whole. */
+  const history = useRef(new EditHistory());
 
   const headers = useMemo(() => file?.result.headers ?? [], [file]);
   const resultColumn = headers.length;
@@ -99,8 +103,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     if (state?.status === 'notApplied') return 'Not applied (another row was refused)';
     const result = checked.get(row.rowNumber ?? 0);
     if (!result) return '';
-    if (result.issues.length)
-      return `${result.issues.length} problem${result.issues.length === 1 ? '' : 's'} to fix`;
+    if (result.issues.length) return `${count(result.issues.length, 'problem')} to fix`;
     return describeItem(result.item);
   }
 
@@ -136,7 +139,26 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     return issues.length ? issues : undefined;
   }
 
+  function setCells(edits: ReadonlyArray<{ key: number; column: number; value: string }>) {
+    const touched = new Set(edits.map((c) => c.key));
+    setRows((current) =>
+      current.map((row) => {
+        if (!touched.has(row.key)) return row;
+        const cells = [...row.cells];
+        for (const c of edits) if (c.key === row.key) cells[c.column] = c.value;
+        return { ...row, cells };
+      }),
+    );
+    // An edited row's refusal is about the old values; it is judged again when sent.
+    setStates((current) => {
+      const next = new Map(current);
+      for (const key of touched) if (next.get(key)?.status !== 'applied') next.delete(key);
+      return next;
+    });
+  }
+
   function opened(next: OpenedFile) {
+    history.current = new EditHistory();
     setFile(next);
     setRows(next.result.rows.map((r, i) => ({ key: i, rowNumber: r.rowNumber, cells: [...r.cells] })));
     setMapping(suggestLocationMapping(next.result.headers));
@@ -175,7 +197,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
     if (stopped) {
       setNotice({
         severity: 'error',
-        text: `${applied ? `${applied} rows were applied, then: ` : ''}${stopped}`,
+        text: `${applied ? `${count(applied, 'row')} ${plural(applied, { one: 'was', other: 'were' })} applied, then: ` : ''}${stopped}`,
       });
       return;
     }
@@ -187,7 +209,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
           }
         : {
             severity: 'error',
-            text: `${applied} row${applied === 1 ? ' was' : 's were'} applied; ${failed} need${failed === 1 ? 's' : ''} fixing. The refused cells are marked: fix them and send again (only rows not yet applied are sent).`,
+            text: `${count(applied, 'row')} ${plural(applied, { one: 'was', other: 'were' })} applied; ${failed} ${plural(failed, { one: 'needs', other: 'need' })} fixing. The refused cells are marked: fix them and send again (only rows not yet applied are sent).`,
           },
     );
   }
@@ -222,10 +244,10 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
   return (
     <Stack spacing={2}>
       <Typography variant="h2" sx={{ fontSize: '1.4rem' }}>
-        {file.fileName}: {rows.length} rows
+        {file.fileName}: {count(rows.length, 'row')}
       </Typography>
       <Typography color="text.secondary" role="status" data-testid="import-summary">
-        {toSend.length} row{toSend.length === 1 ? '' : 's'} ready to send
+        {count(toSend.length, 'row')} ready to send
         {removals ? ` (${removals} to remove)` : ''}; {withProblems} with problems.
       </Typography>
       {notice && (
@@ -245,23 +267,35 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
         columns={columns}
         rows={gridRows}
         issuesOf={issuesOf}
-        onChange={(changes) => {
+        onChange={(changes, label) => {
           const edits = changes.filter((c) => c.column < resultColumn);
           if (!edits.length) return;
-          const touched = new Set(edits.map((c) => c.key));
-          setRows((current) =>
-            current.map((row) => {
-              if (!touched.has(row.key)) return row;
-              const cells = [...row.cells];
-              for (const c of edits) if (c.key === row.key) cells[c.column] = c.value;
-              return { ...row, cells };
-            }),
+          history.current.record({
+            kind: 'cells',
+            label,
+            changes: edits.map((c) => ({
+              key: c.key,
+              column: c.column,
+              before: rowByKey.get(c.key)?.cells[c.column] ?? '',
+              after: c.value,
+            })),
+          });
+          setCells(edits);
+        }}
+        onCommand={(command) => {
+          if (command !== 'undo' && command !== 'redo') return;
+          const step = command === 'undo' ? history.current.undo() : history.current.redo();
+          if (step?.kind !== 'cells') return;
+          setCells(
+            step.changes.map((c) => ({
+              key: c.key,
+              column: c.column,
+              value: command === 'undo' ? c.before : c.after,
+            })),
           );
-          // An edited row's refusal is about the old values; it is judged again when sent.
-          setStates((current) => {
-            const next = new Map(current);
-            for (const key of touched) if (next.get(key)?.status !== 'applied') next.delete(key);
-            return next;
+          setNotice({
+            severity: 'info',
+            text: `${command === 'undo' ? 'Undone' : 'Redone'}: ${step.label}.`,
           });
         }}
         height={Math.min(480, 80 + rows.length * 32)}
@@ -270,7 +304,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
         <Button variant="contained" disabled={sending || toSend.length === 0} onClick={() => void send()}>
           {toSend.length === 0
             ? 'Nothing to send'
-            : `Send ${toSend.length} row${toSend.length === 1 ? '' : 's'}${removals ? `, removing ${removals}` : ''}`}
+            : `Send ${count(toSend.length, 'row')}${removals ? `, removing ${removals}` : ''}`}
         </Button>
         <FormControlLabel
           control={<Switch checked={applyValid} onChange={(e) => setApplyValid(e.target.checked)} />}
@@ -280,8 +314,8 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
         <Button onClick={onClose}>Done</Button>
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        Rows with problems are not sent; fix a cell with Enter or a double click. Rows already applied are
-        never sent twice.
+        Rows with problems are not sent; fix a cell with Enter or a double click, undo and redo with Ctrl+Z
+        and Ctrl+Y. Rows already applied are never sent twice.
       </Typography>
     </Stack>
   );

@@ -12,6 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WorkspaceRow } from '../../../../shared/contract';
 import type { CellEdit } from './model/useWorkspaceModel';
+import { count } from '../../../../shared/i18n';
 
 interface Props {
   open: boolean;
@@ -69,9 +70,11 @@ export function FindReplaceDialog({ open, headers, rows, from, onClose, onFound,
         if (next !== value) edits.push({ key: row.key, column: c, value: next });
       }
     }
-    if (edits.length) onReplace(edits, `Replace ${edits.length} cells`);
+    if (edits.length) onReplace(edits, `Replace ${count(edits.length, 'cell')}`);
     setNote(
-      edits.length ? `Replaced in ${edits.length} cells. Undo with Ctrl+Z.` : `“${find}” was not found.`,
+      edits.length
+        ? `Replaced in ${count(edits.length, 'cell')}. Undo with Ctrl+Z.`
+        : `“${find}” was not found.`,
     );
   }
 

@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/mapping';
 import { emptyTemplate, parseWorkspaceMapping, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
+import { count } from '../../../../shared/i18n';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
@@ -232,10 +233,10 @@ export default function PreparePage() {
         <>
           <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             <Typography>
-              <strong>{stage.file.fileName}</strong>: {stage.file.result.rowCount.toLocaleString()} rows,
-              headers in row {stage.file.result.headerRow}
+              <strong>{stage.file.fileName}</strong>: {count(stage.file.result.rowCount, 'row')}, headers in
+              row {stage.file.result.headerRow}
               {stage.file.result.skippedBlankRows
-                ? `, ${stage.file.result.skippedBlankRows} blank rows skipped`
+                ? `, ${count(stage.file.result.skippedBlankRows, 'blank row')} skipped`
                 : ''}
               .
             </Typography>
@@ -277,7 +278,7 @@ export default function PreparePage() {
               Open the sample spreadsheet
             </Button>
           </Stack>
-          <WorkspaceList onOpen={(id) => void openWorkspace(id)} />
+          <WorkspaceList onOpen={(id, repairIntentId) => void openWorkspace(id, repairIntentId)} />
         </>
       )}
     </Stack>

@@ -19,6 +19,7 @@ import NavigateNext from '@mui/icons-material/NavigateNext';
 import NavigateBefore from '@mui/icons-material/NavigateBefore';
 import type { Workspace } from '../../../../shared/contract';
 import { targetLabel, type MappedIssue } from '../../../../shared/mapping';
+import { count, plural } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { base64ToBytes } from '../../app/bytes';
 import {
@@ -35,6 +36,8 @@ import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './export
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
 import { UploadDialog } from '../uploads/UploadDialog';
+import { standingWords } from './standingWords';
+import { serviceErrorMessage } from './serviceErrorMessage';
 import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
 
 interface Props {
@@ -80,19 +83,29 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         r.value.issues.map((i) => ({
           rowKey: i.rowKey,
           columnIndex: i.columnIndex,
-          message: `The service refused this: ${i.title}${i.detail ? `. ${i.detail}` : ''}`,
+          message: serviceErrorMessage(i),
           value:
             i.rowKey !== null && i.columnIndex !== null
               ? (byKey.get(i.rowKey)?.cells[i.columnIndex] ?? '')
               : null,
         })),
       );
+      const onRows = r.value.issues.filter((i) => i.rowKey !== null);
+      const rowsMarked = new Set(onRows.map((i) => i.rowKey)).size;
+      const wholeDonation = onRows.filter((i) => i.columnIndex === null).length;
       setRepairNote(
-        `${r.value.issues.length} problem${r.value.issues.length === 1 ? '' : 's'} from the service (${
+        `${count(r.value.issues.length, 'problem')} from the service (${
           r.value.form === 'file' ? 'the file as a whole' : 'rows of the file'
-        }) are marked on their cells.` +
+        })` +
+          (onRows.length
+            ? `: ${count(onRows.length, 'problem')} in ${count(rowsMarked, 'row')} ${plural(onRows.length, { one: 'is', other: 'are' })} marked on ${plural(onRows.length, { one: 'its cell', other: 'their cells' })}` +
+              (wholeDonation
+                ? ` (${plural(wholeDonation, { one: 'one', other: 'those' })} about a whole donation on the row's recipient cell)`
+                : '') +
+              '; F8 goes from one to the next.'
+            : '.') +
           (r.value.rowsWithDonation
-            ? ` ${r.value.rowsWithDonation} rows of that upload already have a donation and will not be sent again.`
+            ? ` ${count(r.value.rowsWithDonation, 'row')} of that upload already ${plural(r.value.rowsWithDonation, { one: 'has', other: 'have' })} a donation and will not be sent again.`
             : '') +
           ' Fix them, then send the corrected rows.',
       );
@@ -143,6 +156,12 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     });
   }, [model.headers, model.mapping]);
 
+  // A service error about a whole donation (no attribute named) is shown on the row's recipient
+  // cell, or its first cell: on a cell, where the grid, F8 and the status line see it.
+  const rowErrorColumn = Math.max(
+    0,
+    model.headers.findIndex((h) => model.mapping?.template.columns[h] === 'recipientId'),
+  );
   const issuesOf = useCallback(
     (key: number, column: number): CellIssueView[] | undefined => {
       let found: CellIssueView[] | undefined;
@@ -154,14 +173,15 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
       model.fileIssues.get(key)?.forEach(add);
       if (serviceErrors) {
         for (const e of serviceErrorsOf(key)) {
-          if (e.columnIndex === column) (found ??= []).push({ severity: 'error', message: e.message });
+          if ((e.columnIndex ?? rowErrorColumn) === column)
+            (found ??= []).push({ severity: 'error', message: e.message });
         }
       }
       return found;
     },
     // resultsVersion marks a change in what resultOf returns.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model.resultOf, model.resultsVersion, model.fileIssues, serviceErrors, serviceErrorsOf],
+    [model.resultOf, model.resultsVersion, model.fileIssues, serviceErrors, serviceErrorsOf, rowErrorColumn],
   );
 
   /** Row-level problems that belong to no column (a missing mapping target, the metadata count). */
@@ -179,18 +199,34 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     : [];
   const fileLevelServiceErrors = serviceErrors?.filter((e) => e.rowKey === null) ?? [];
 
+  const rowHasWarning = (key: number) =>
+    model.hasWarning(key) || !!model.fileIssues.get(key)?.some((i) => i.severity === 'warning');
+
+  /**
+   * F8 / Shift+F8: the next (previous) row with an error; once no error is left in the grid, the next
+   * row with a warning. Errors first, because they stop the upload and warnings do not.
+   */
   function jumpToError(direction: 1 | -1) {
     const n = visibleRows.length;
-    for (let step = 1; step <= n; step++) {
-      const index = (active.row + direction * step + n) % n;
-      const row = visibleRows[index];
-      if (!row || !rowHasError(row.key)) continue;
-      const issue = model.resultOf(row.key)?.issues.find((i) => i.severity === 'error');
-      const service = serviceErrorsOf(row.key).find((e) => e.columnIndex !== null);
-      grid.current?.goTo(index, issue?.columnIndex ?? service?.columnIndex ?? 0);
-      return;
+    for (const severity of ['error', 'warning'] as const) {
+      for (let step = 1; step <= n; step++) {
+        const index = (active.row + direction * step + n) % n;
+        const row = visibleRows[index];
+        if (!row) continue;
+        if (severity === 'error' ? !rowHasError(row.key) : !rowHasWarning(row.key)) continue;
+        const issue = [
+          ...(model.resultOf(row.key)?.issues ?? []),
+          ...(model.fileIssues.get(row.key) ?? []),
+        ].find((i) => i.severity === severity && i.columnIndex !== undefined);
+        const service = severity === 'error' ? serviceErrorsOf(row.key)[0] : undefined;
+        const column = issue?.columnIndex ?? (service ? (service.columnIndex ?? rowErrorColumn) : 0);
+        grid.current?.goTo(index, column);
+        if (severity === 'warning')
+          setNotice({ severity: 'info', text: 'No errors left: F8 now goes through the warnings.' });
+        return;
+      }
     }
-    setNotice({ severity: 'success', text: 'No rows with errors.' });
+    setNotice({ severity: 'success', text: 'No errors or warnings left.' });
   }
 
   function addRow() {
@@ -231,9 +267,9 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     downloadBytes(result.value.fileName, base64ToBytes(result.value.base64), 'application/gzip');
     setNotice({
       severity: 'success',
-      text: `Bulk file with ${result.value.donations.toLocaleString()} donations exported${
+      text: `Bulk file with ${count(result.value.donations, 'donation')} exported${
         result.value.skipped
-          ? `; ${result.value.skipped.toLocaleString()} rows with errors were left out`
+          ? `; ${count(result.value.skipped, 'row')} with errors ${plural(result.value.skipped, { one: 'was', other: 'were' })} left out`
           : ''
       }.`,
     });
@@ -241,8 +277,16 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
 
   async function exportInvalid() {
     setExportMenu(null);
-    const count = await exportInvalidRows(model.source.fileName, model.headers, model.rows, model.resultOf);
-    setNotice({ severity: 'success', text: `${count} rows to fix exported, each with its errors.` });
+    const exported = await exportInvalidRows(
+      model.source.fileName,
+      model.headers,
+      model.rows,
+      model.resultOf,
+    );
+    setNotice({
+      severity: 'success',
+      text: `${count(exported, 'row')} to fix exported, each with its errors.`,
+    });
   }
 
   async function exportCorrected() {
@@ -290,12 +334,12 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           control={<Switch checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />}
           label="Only rows with errors"
         />
-        <Tooltip title="Previous error (Shift+F8)">
+        <Tooltip title="Previous error; once none is left, previous warning (Shift+F8)">
           <IconButton aria-label="Previous error" onClick={() => actions.current?.jumpToError(-1)}>
             <NavigateBefore />
           </IconButton>
         </Tooltip>
-        <Tooltip title="Next error (F8)">
+        <Tooltip title="Next error; once none is left, next warning (F8)">
           <IconButton aria-label="Next error" onClick={() => actions.current?.jumpToError(1)}>
             <NavigateNext />
           </IconButton>
@@ -387,6 +431,9 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     <Stack spacing={2}>
       <WorkspaceHeader
         name={model.name}
+        standing={workspace.standing}
+        rows={model.summary.counts.rows}
+        invalid={model.summary.counts.invalid}
         source={model.source}
         save={model.save}
         onRename={model.rename}
@@ -513,12 +560,18 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
  */
 const WorkspaceHeader = memo(function WorkspaceHeader({
   name,
+  standing,
+  rows,
+  invalid,
   source,
   save,
   onRename,
   onClose,
 }: {
   name: string;
+  standing: Workspace['standing'];
+  rows: number;
+  invalid: number;
   source: Workspace['source'];
   save: SaveState;
   onRename(name: string): void;
@@ -538,6 +591,7 @@ const WorkspaceHeader = memo(function WorkspaceHeader({
           {source.fileName} · {source.sheet} · headers in row {source.headerRow}
         </Typography>
         <Box sx={{ flexGrow: 1 }} />
+        <StandingChip standing={standing} rows={rows} invalid={invalid} />
         <Chip
           size="small"
           role="status"
@@ -566,6 +620,29 @@ const WorkspaceHeader = memo(function WorkspaceHeader({
     </>
   );
 });
+
+function StandingChip({
+  standing,
+  rows,
+  invalid,
+}: {
+  standing: Workspace['standing'];
+  rows: number;
+  invalid: number;
+}) {
+  const words = standingWords({ standing, counts: { rows, invalid, valid: rows - invalid, warnings: 0 } });
+  return (
+    <Tooltip title={words.detail}>
+      <Chip
+        size="small"
+        color={words.color}
+        label={words.label}
+        aria-description={words.detail}
+        data-testid="workspace-standing"
+      />
+    </Tooltip>
+  );
+}
 
 const UndoRedo = memo(function UndoRedo({
   canUndo,
@@ -607,7 +684,7 @@ const KeysHelp = memo(function KeysHelp() {
     <Typography variant="body2" color="text.secondary">
       Keys: arrows move · Enter or F2 edits · typing replaces · Delete clears · Ctrl+C / Ctrl+V copy and paste
       blocks with Excel · Ctrl+D fills down · Ctrl+Z / Ctrl+Y undo and redo · Ctrl+F finds · F8 / Shift+F8
-      next and previous error.
+      next and previous error, then warning.
     </Typography>
   );
 });

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { formatMinor } from '../../../../shared/amounts';
 import type { RecipientTotal } from './model/rowResults';
 import type { CurrencyTotal } from '../../../../shared/workspace';
+import { count } from '../../../../shared/i18n';
 
 interface Props {
   counts: { rows: number; valid: number; invalid: number; warnings: number };
@@ -60,8 +61,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
           ) : (
             totals.map((t) => (
               <Typography key={t.currencyCode} data-testid={`total-${t.currencyCode}`}>
-                <strong>{formatMinor(t.amount, t.currencyCode)}</strong> in {n(t.count)} donation
-                {t.count === 1 ? '' : 's'}
+                <strong>{formatMinor(t.amount, t.currencyCode)}</strong> in {count(t.count, 'donation')}
               </Typography>
             ))
           )}

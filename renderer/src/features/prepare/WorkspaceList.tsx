@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -12,21 +13,14 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import type { WorkspaceMeta } from '../../../../shared/contract';
+import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
-
-const stateLabels: Record<WorkspaceMeta['state'], string> = {
-  draft: 'Draft',
-  ready: 'Ready to upload',
-  uploading: 'Uploading',
-  uploaded: 'Uploaded',
-  'needs-repair': 'Needs repair',
-  done: 'Done',
-};
+import { standingWords } from './standingWords';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Saved workspaces, newest first: reopened days later exactly as they were left. */
-export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
+export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?: string) => void }) {
   const [items, setItems] = useState<WorkspaceMeta[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -44,7 +38,9 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
   }, [version]);
 
   async function remove(item: WorkspaceMeta) {
-    if (!window.confirm(`Delete the workspace “${item.name}”? Your spreadsheet file is not touched.`)) return;
+    const rows = item.counts ? ` (${count(item.counts.rows, 'row')})` : '';
+    if (!window.confirm(`Delete the workspace “${item.name}”${rows}? Your spreadsheet file is not touched.`))
+      return;
     const r = await desk['workspace.delete']({ id: item.id });
     if (!r.ok) setError(r.error.message);
     setVersion((v) => v + 1);
@@ -74,38 +70,74 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string) => void }) {
           </TableRow>
         </TableHead>
         <TableBody>
-          {items.map((item) => (
-            <TableRow key={item.id} hover>
-              <TableCell>
-                <Button
-                  variant="text"
-                  onClick={() => onOpen(item.id)}
-                  sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
-                >
-                  {item.name}
-                </Button>
-              </TableCell>
-              <TableCell>
-                {item.source.fileName}
-                {item.source.sheet ? ` · ${item.source.sheet}` : ''}
-              </TableCell>
-              <TableCell>{dateTime.format(new Date(item.updatedAt))}</TableCell>
-              <TableCell>
-                <Chip size="small" label={stateLabels[item.state]} />
-              </TableCell>
-              <TableCell align="right">{item.counts?.rows.toLocaleString() ?? '—'}</TableCell>
-              <TableCell align="right">{item.counts ? item.counts.invalid.toLocaleString() : '—'}</TableCell>
-              <TableCell align="right">
-                <IconButton
-                  aria-label={`Delete workspace ${item.name}`}
-                  onClick={() => void remove(item)}
-                  size="small"
-                >
-                  <DeleteOutlined fontSize="small" />
-                </IconButton>
-              </TableCell>
-            </TableRow>
-          ))}
+          {items.map((item) => {
+            const standing = standingWords(item);
+            const repair = item.standing?.kind === 'needs-repair' ? item.standing.upload?.intentId : null;
+            return (
+              <TableRow key={item.id} hover data-testid="workspace-row">
+                <TableCell>
+                  <Button
+                    variant="text"
+                    onClick={() => onOpen(item.id)}
+                    sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
+                  >
+                    {item.name}
+                  </Button>
+                </TableCell>
+                <TableCell>
+                  {item.source.fileName}
+                  {item.source.sheet ? ` · ${item.source.sheet}` : ''}
+                </TableCell>
+                <TableCell>{dateTime.format(new Date(item.updatedAt))}</TableCell>
+                <TableCell>
+                  <Stack
+                    direction="row"
+                    spacing={1}
+                    useFlexGap
+                    sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+                  >
+                    <Chip
+                      size="small"
+                      label={standing.label}
+                      color={standing.color}
+                      data-testid="workspace-standing"
+                    />
+                    <Typography variant="body2" color="text.secondary">
+                      {standing.detail}
+                    </Typography>
+                    {repair && (
+                      <Button size="small" variant="outlined" onClick={() => onOpen(item.id, repair)}>
+                        Fix the rows
+                      </Button>
+                    )}
+                    {item.standing?.upload && !repair && (
+                      <Button
+                        size="small"
+                        variant="text"
+                        href="#/uploads"
+                        aria-label={`See the upload of ${item.name} in Uploads`}
+                      >
+                        See in Uploads
+                      </Button>
+                    )}
+                  </Stack>
+                </TableCell>
+                <TableCell align="right">{item.counts?.rows.toLocaleString() ?? '—'}</TableCell>
+                <TableCell align="right">
+                  {item.counts ? item.counts.invalid.toLocaleString() : '—'}
+                </TableCell>
+                <TableCell align="right">
+                  <IconButton
+                    aria-label={`Delete workspace ${item.name}`}
+                    onClick={() => void remove(item)}
+                    size="small"
+                  >
+                    <DeleteOutlined fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            );
+          })}
         </TableBody>
       </Table>
     </Paper>

@@ -13,6 +13,8 @@ import Search from '@mui/icons-material/Search';
 import type { GivingOpportunity } from '../../../../shared/contract/searchChannels';
 import type { RegisteredLocation } from '../../../../shared/contract/locationChannels';
 import { desk } from '../../app/deskClient';
+import { count } from '../../../../shared/i18n';
+import { searchedFor } from './searchedFor';
 import { ResultCard } from './ResultCard';
 import { cannotReceiveText } from '../reconcile/RecipientField';
 import { RECIPIENT_KEY, donationPageUrl, pageLocale, parseNear, type ChosenRecipient } from './donationPage';
@@ -25,6 +27,21 @@ type SearchState =
   | { kind: 'searching'; slow: boolean }
   | { kind: 'failed'; message: string }
   | { kind: 'done'; q: string; results: GivingOpportunity[]; programUrl: string; corrected: boolean };
+
+/** What autocorrect searched for, read from the words the service marked in the results. */
+function AutocorrectNote({ q, results }: { q: string; results: GivingOpportunity[] }) {
+  const found = searchedFor(q, results);
+  const searched = found.terms.map((t) => `“${t}”`).join(' ');
+  return (
+    <span data-testid="autocorrect-note">
+      {found.changed.length
+        ? `. Autocorrect searched for ${searched} (${found.changed
+            .map((c) => `“${c.searched}” instead of “${c.typed}”`)
+            .join(', ')}).`
+        : `. Autocorrect changed nothing: it searched for ${searched}.`}
+    </span>
+  );
+}
 
 export default function SearchPage() {
   const [q, setQ] = useState('');
@@ -200,14 +217,15 @@ export default function SearchPage() {
         <Alert severity="info" role="status">
           No giving opportunities match “{state.q}”.{' '}
           {state.corrected
-            ? 'Try fewer or other words.'
+            ? 'Autocorrect found no word close enough to change, so it searched for the words as typed. Try fewer or other words.'
             : 'Check the spelling, try fewer words, or turn on autocorrect.'}
         </Alert>
       )}
       {state.kind === 'done' && state.results.length > 0 && (
         <Stack spacing={2}>
-          <Typography role="status">
-            {state.results.length} giving opportunit{state.results.length === 1 ? 'y' : 'ies'} for “{state.q}”
+          <Typography role="status" data-testid="search-summary">
+            {count(state.results.length, 'giving opportunity', 'giving opportunities')} for “{state.q}”
+            {state.corrected && <AutocorrectNote q={state.q} results={state.results} />}
           </Typography>
           {state.results.map((r) => (
             <ResultCard

@@ -14,6 +14,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ChannelResponse, EventPayload } from '../../../../shared/contract';
 import { formatMinor } from '../../../../shared/amounts';
+import { count, plural } from '../../../../shared/i18n';
+import { totalsInWords } from './totalsWords';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 
@@ -57,7 +59,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
   useEffect(() => {
     if (!open) return;
     let live = true;
-    void desk['upload.preview']({ workspaceId }).then((r) => {
+    void desk['upload.preview']({ workspaceId, ...(resendIntentId ? { resendIntentId } : {}) }).then((r) => {
       if (!live) return;
       if (r.ok) setPreview(r.value);
       else setError(r.error.message);
@@ -65,7 +67,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
     return () => {
       live = false;
     };
-  }, [open, workspaceId]);
+  }, [open, workspaceId, resendIntentId]);
 
   useEffect(() => desk.on('upload.progress', (p) => setProgress(p)), []);
 
@@ -137,17 +139,22 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
           {preview && (
             <>
-              <Typography>
-                {preview.valid.toLocaleString()} of {preview.rows.toLocaleString()} rows are ready
-                {preview.parts > 1 ? `, sent as ${preview.parts} files` : ''}:
+              <Typography data-testid="upload-summary">
+                {resendIntentId
+                  ? `${preview.valid.toLocaleString()} of the ${count(preview.rows, 'row')} without a donation ${plural(preview.valid, { one: 'is', other: 'are' })} ready to send again`
+                  : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
+                {preview.parts > 1 ? `, sent as ${preview.parts} files` : ''}:{' '}
+                <strong>{totalsInWords(preview.totals)}</strong>.
               </Typography>
-              <Stack component="ul" sx={{ m: 0 }}>
-                {preview.totals.map((t) => (
-                  <li key={t.currencyCode}>
-                    {formatMinor(t.amount, t.currencyCode)} in {t.count.toLocaleString()} donations
-                  </li>
-                ))}
-              </Stack>
+              {preview.totals.length > 1 && (
+                <Stack component="ul" sx={{ m: 0 }} aria-label="Per currency">
+                  {preview.totals.map((t) => (
+                    <li key={t.currencyCode}>
+                      {formatMinor(t.amount, t.currencyCode)} in {count(t.count, 'donation')}
+                    </li>
+                  ))}
+                </Stack>
+              )}
               {preview.replacements > 0 && !resendIntentId && (
                 <RadioGroup
                   aria-label="How to send the corrections"
@@ -176,16 +183,17 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
                   control={
                     <Checkbox checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
                   }
-                  label={`Leave out the ${preview.invalid.toLocaleString()} rows that still have errors`}
+                  label={`Leave out the ${count(preview.invalid, 'row')} that still ${plural(preview.invalid, { one: 'has', other: 'have' })} errors`}
                 />
               )}
               {duplicates.length > 0 && !resendIntentId && !oneByOne && (
                 <Alert severity="warning">
                   <Typography gutterBottom>
-                    {duplicates.length.toLocaleString()} rows already went out in an earlier upload that was
-                    not rejected, for example row {duplicates[0]?.row ?? '(new)'} in {duplicates[0]?.intentId}{' '}
-                    on {duplicates[0] ? new Date(duplicates[0].sentAt).toLocaleString() : ''}. Sending them
-                    again makes a second donation.
+                    {count(duplicates.length, 'row')} already went out to{' '}
+                    {environment?.label ?? 'this service'} in an earlier upload that was not rejected, for
+                    example row {duplicates[0]?.row ?? '(new)'} in {duplicates[0]?.intentId} on{' '}
+                    {duplicates[0] ? new Date(duplicates[0].sentAt).toLocaleString() : ''}. Sending them again
+                    makes a second donation.
                   </Typography>
                   <FormControlLabel
                     control={
@@ -254,7 +262,7 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
           {results && (
             <Stack spacing={1} data-testid="correction-results">
               <Alert severity={results.some((r) => r.outcome === 'failed') ? 'warning' : 'success'}>
-                {results.filter((r) => r.outcome === 'replaced').length} correction(s) created,{' '}
+                {count(results.filter((r) => r.outcome === 'replaced').length, 'correction')} created,{' '}
                 {results.filter((r) => r.outcome === 'already-replaced').length} already done,{' '}
                 {results.filter((r) => r.outcome === 'failed' || r.outcome === 'invalid').length} not sent.
               </Alert>

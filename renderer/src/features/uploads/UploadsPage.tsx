@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -11,7 +12,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
-import { formatMinor } from '../../../../shared/amounts';
+import { count, withCode } from '../../../../shared/i18n';
+import { totalsInWords } from './totalsWords';
+import { intentErrorWords, intentStateWord } from './intentWords';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 
@@ -26,6 +29,8 @@ const uploadStateLabels: Record<
   stopped: { label: 'Stopped', color: 'warning' },
 };
 
+const correctedLabel = { label: 'Corrected', color: 'success' as const };
+
 const time = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -34,7 +39,7 @@ function Timeline({ intent }: { intent: IntentView }) {
     <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${intent.intentId}`}>
       {intent.timeline.map((t, i) => (
         <li key={i}>
-          <strong>{t.state}</strong> · {time(t.at)}
+          <strong title={t.state}>{intentStateWord(t.state)}</strong> · {time(t.at)}
           {t.note ? ` · ${t.note}` : ''}
         </li>
       ))}
@@ -99,7 +104,12 @@ export default function UploadsPage() {
         <Typography>Nothing uploaded yet. Open a workspace in Prepare and choose Upload.</Typography>
       )}
       {uploads?.map((u) => {
-        const state = uploadStateLabels[u.state];
+        // A rejected upload whose rejected files were all sent again needs nothing more.
+        const rejected = u.intents.filter((i) => i.state === 'ERROR');
+        const state =
+          u.state === 'error' && rejected.length > 0 && rejected.every((i) => i.correctedByUpload)
+            ? correctedLabel
+            : uploadStateLabels[u.state];
         return (
           <Paper
             key={u.uploadId}
@@ -115,12 +125,9 @@ export default function UploadsPage() {
               <Chip label={state.label} color={state.color} data-testid="upload-state" />
               <Typography color="text.secondary">{time(u.createdAt)}</Typography>
             </Stack>
-            <Typography sx={{ mt: 1 }}>
-              {u.rows.toLocaleString()} rows ·{' '}
-              {u.totals
-                .map((t) => `${formatMinor(t.amount, t.currencyCode)} in ${t.count.toLocaleString()}`)
-                .join(' · ')}
-              {u.corrects ? ` · corrects ${u.corrects}` : ''}
+            <Typography sx={{ mt: 1 }} data-testid="upload-totals">
+              {count(u.rows, 'row')}: {totalsInWords(u.totals)}
+              {u.corrects ? ` · corrects bulk ${u.corrects}` : ''}
             </Typography>
             {u.stoppedReason && (
               <Alert severity="warning" sx={{ mt: 1 }}>
@@ -149,11 +156,17 @@ export default function UploadsPage() {
                       {i.parts > 1 ? ` (file ${i.part + 1} of ${i.parts})` : ''}
                     </TableCell>
                     <TableCell>
-                      <strong data-testid="intent-state">{i.state}</strong>
+                      <Tooltip title={withCode(intentStateWord(i.state), i.state)}>
+                        <strong data-testid="intent-state" data-status={i.state}>
+                          {intentStateWord(i.state)}
+                        </strong>
+                      </Tooltip>
                       {i.error && (
-                        <Typography variant="body2" color="error">
-                          {i.error.title}: {i.error.detail}
-                        </Typography>
+                        <Tooltip title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}>
+                          <Typography variant="body2" color="error" data-testid="intent-error">
+                            {intentErrorWords(i)?.text}
+                          </Typography>
+                        </Tooltip>
                       )}
                       {i.correctedByUpload && (
                         <Typography variant="body2">Corrected by a later upload.</Typography>

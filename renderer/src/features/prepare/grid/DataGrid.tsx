@@ -15,6 +15,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
+import { count } from '../../../../../shared/i18n';
 
 export interface GridColumn {
   header: string;
@@ -197,7 +198,7 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
         if (row && valueAt(r, c) !== value) changes.push({ key: row.key, column: c, value });
       }
     }
-    if (changes.length) onChange(changes, `Fill down ${changes.length} cells`);
+    if (changes.length) onChange(changes, `Fill down ${count(changes.length, 'cell')}`);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -333,7 +334,7 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
       });
       if (overflow.length) onAppendRows?.(overflow);
     }
-    if (changes.length) onChange(changes, `Paste ${changes.length} cells`);
+    if (changes.length) onChange(changes, `Paste ${count(changes.length, 'cell')}`);
   }
 
   function onCellMouseDown(event: MouseEvent, row: number, col: number) {

@@ -43,6 +43,17 @@ describe('RowResults', () => {
   });
 });
 
+describe('RowResults.hasWarning', () => {
+  it('knows a row with a warning without working out its issues, and forgets it once fixed', () => {
+    const r = new RowResults();
+    r.set(1, ok('840-1', 100, 'USD', true));
+    r.set(2, ok('840-1', 100));
+    expect([r.hasWarning(1), r.hasWarning(2)]).toEqual([true, false]);
+    r.set(1, ok('840-1', 100));
+    expect(r.hasWarning(1)).toBe(false);
+  });
+});
+
 describe('RowResults.largestRecipients', () => {
   it('keeps the top recipients by amount without sorting everything', () => {
     const r = new RowResults();

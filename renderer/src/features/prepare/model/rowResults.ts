@@ -91,6 +91,11 @@ export class RowResults {
     return ((this.seed as RowSeed).flags[key]! & SEED_VALID) !== 0;
   }
 
+  /** Whether the row has a warning of its own, without working out its issues (F8's second pass). */
+  hasWarning(key: number): boolean {
+    return this.warned.has(key);
+  }
+
   get(key: number): MappedRow | undefined {
     const own = this.byKey.get(key);
     if (own || !this.isSeeded(key) || !this.lazyCheck) return own;

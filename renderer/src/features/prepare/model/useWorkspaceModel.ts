@@ -437,6 +437,8 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
   const resultOf = useCallback((key: number) => results.current.get(key), []);
   /** Whether a row is valid, without working out its issues (for filters over every row). */
   const isValid = useCallback((key: number) => results.current.isValid(key), []);
+  /** Whether a row has a warning of its own, without working out its issues. */
+  const hasWarning = useCallback((key: number) => results.current.hasWarning(key), []);
 
   // The workspace list shows counts; keep them current without writing on every keystroke.
   useEffect(() => {
@@ -461,6 +463,7 @@ export function useWorkspaceModel(initial: Workspace, prepared?: PreparedChecks)
     checker,
     /** Read through resultOf; resultsVersion changes whenever a result does. */
     resultOf,
+    hasWarning,
     isValid,
     resultsVersion,
     fileIssues,

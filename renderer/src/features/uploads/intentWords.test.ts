@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { intentErrorWords, intentStateWord } from './intentWords';
+
+const error = {
+  code: 'BULK_EXTRACTION_FAILED',
+  title: 'Extraction failed',
+  detail: '1 of 2 donations failed extraction; 1 were created.',
+};
+
+describe('a bulk in words', () => {
+  it('says a partial extraction in the app’s own counts, the service’s words kept for the tooltip', () => {
+    expect(intentErrorWords({ error, rows: 2, donations: 1, counts: {} })).toEqual({
+      text: 'The service stopped part-way through the file. 1 donation was created; 1 row is still to send.',
+      serviceSaid:
+        'Extraction failed: 1 of 2 donations failed extraction; 1 were created. (BULK_EXTRACTION_FAILED)',
+    });
+  });
+
+  it('says how many rows a rejected file had refused', () => {
+    const rejected = { code: 'INVALID_BULK_DONATIONS', title: 'Invalid donations', detail: '' };
+    expect(intentErrorWords({ error: rejected, rows: 5, donations: 0, counts: { invalid: 1 } })?.text).toBe(
+      'Some rows were rejected. 1 row was refused; no donation was created.',
+    );
+    expect(intentErrorWords({ error: null, rows: 5, donations: 5, counts: {} })).toBeNull();
+  });
+
+  it('names the app’s own steps and the service’s statuses in plain words', () => {
+    expect(intentStateWord('pending')).toBe('Ready to send the file');
+    expect(intentStateWord('PROCESSING')).toBe('Creating donations');
+    expect(intentStateWord('ERROR')).toBe('Rejected');
+  });
+});

@@ -1,0 +1,42 @@
+import type { IntentView } from '../../../../shared/contract/uploadChannels';
+import { bulkStatusWord, codeWord, count, plural, withCode } from '../../../../shared/i18n';
+
+/** The app's own steps before the service knows the file; the service's statuses in its plain words. */
+const localStepWords: Partial<Record<IntentView['state'], string>> = {
+  creating: 'Asking for an upload address',
+  pending: 'Ready to send the file',
+  uploading: 'Sending the file',
+  abandoned: 'Never sent',
+};
+
+export function intentStateWord(state: IntentView['state']): string {
+  return localStepWords[state] ?? bulkStatusWord(state);
+}
+
+/**
+ * Why a bulk ended in ERROR, in the app's words and counts (the service's own title and detail,
+ * with its code, are kept for a tooltip): what happened, and how many rows still need sending.
+ */
+export function intentErrorWords(intent: Pick<IntentView, 'error' | 'rows' | 'donations' | 'counts'>): {
+  text: string;
+  serviceSaid: string;
+} | null {
+  const error = intent.error;
+  if (!error) return null;
+  const parts = [`${codeWord(error.code)}.`];
+  const made = intent.donations;
+  if (made !== null && made > 0) {
+    const left = intent.rows - made;
+    parts.push(
+      `${count(made, 'donation')} ${plural(made, { one: 'was', other: 'were' })} created; ${count(left, 'row')} ${plural(left, { one: 'is', other: 'are' })} still to send.`,
+    );
+  } else if (intent.counts.invalid) {
+    parts.push(
+      `${count(intent.counts.invalid, 'row')} ${plural(intent.counts.invalid, { one: 'was', other: 'were' })} refused; no donation was created.`,
+    );
+  } else if (made === 0) parts.push('No donation was created.');
+  return {
+    text: parts.join(' '),
+    serviceSaid: withCode(`${error.title}${error.detail ? `: ${error.detail}` : ''}`, error.code),
+  };
+}
