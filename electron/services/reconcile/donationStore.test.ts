@@ -99,6 +99,16 @@ describe('DonationStore in the database', () => {
     expect(other.get('d2')).toBeUndefined();
   });
 
+  it('keeps the first save of a donation two processes first saw at once', async () => {
+    const a = await DonationStore.open(storePath());
+    const b = await DonationStore.open(storePath());
+    a.record(resource('d1', 'INITIATED'), null, '2026-11-02T00:00:00.000Z');
+    b.record(resource('d1', 'INITIATED'), null, '2026-11-03T00:00:00.000Z');
+    await a.save();
+    await b.save();
+    expect((await reopen()).get('d1')?.firstSeenAt).toBe('2026-11-02T00:00:00.000Z');
+  });
+
   it('keeps each environment apart in the one database', async () => {
     const offline = await DonationStore.open(storePath('offline'));
     const sandbox = await DonationStore.open(storePath('sandbox'));

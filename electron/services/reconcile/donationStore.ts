@@ -332,6 +332,8 @@ export class DonationStore {
       const donations = [...this.held.values()];
       const singles = [...this.heldSingles.entries()];
       const refresh = this.heldRefresh;
+      // Nothing held: no write lock to take, no commit to wait for.
+      if (donations.length === 0 && singles.length === 0 && refresh === null) return;
       this.db.transaction(() => {
         for (const d of donations) writeDonation(this.db, this.environment, d);
         for (const [clientRef, attempt] of singles)
@@ -414,13 +416,16 @@ function fromRow(row: DonationRow): StoredDonation {
 
 function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation): void {
   const attributes = d.resource.attributes;
+  // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
+  // its index on every refresh (and keeps the earliest when two processes first saw it together).
+
   db.run(
     `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
        last_seen_at, replaces, resolution_kind, resource, history, row, resolution)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (environment, id) DO UPDATE SET bulk_id = excluded.bulk_id, status = excluded.status,
        status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
-       first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at,
+       last_seen_at = excluded.last_seen_at,
        replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
        resource = excluded.resource, history = excluded.history, row = excluded.row,
        resolution = excluded.resolution`,
