@@ -12,6 +12,10 @@ export default defineConfig({
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'electron/main/index.ts') },
+        // The SQLite binding loads its native binary (N-API, per platform) from beside its own files,
+        // so it stays a require(); electron-builder ships it in resources/node_modules (see
+        // electron-builder.yml), where Node's resolution from app.asar finds it.
+        external: ['@photostructure/sqlite'],
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -17,6 +17,10 @@ const benches = [
     ['scripts/bench-upload.mjs', '--rows', rows],
   ],
   ['Offline sandbox: bulk processing and concurrent pages', ['scripts/bench-emulator.mjs']],
+  [
+    'Data folder database at history scale: refresh, first page, month report, size',
+    ['scripts/bench-db.mjs', '--donations', quick ? '100000' : '1000000'],
+  ],
 ];
 let failed = 0;
 for (const [title, args] of benches) {

@@ -19,7 +19,8 @@ await Promise.all(
       target: 'node20',
       format: 'cjs',
       sourcemap: false,
-      external: ['electron'],
+      // The SQLite binding loads its native binary from beside its own files: never bundled.
+      external: ['electron', '@photostructure/sqlite'],
       logLevel: 'warning',
       // electron-store/conf are ESM and read import.meta.url; give them a CommonJS equivalent.
       define: { 'import.meta.url': 'importMetaUrl' },

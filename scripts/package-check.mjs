@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { builtinModules, createRequire } from 'node:module';
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -203,14 +204,17 @@ check(
   packedPkg.main,
 );
 
-// Nothing is shipped in node_modules, so every require() must be Electron, a builtin or a packed file.
+// Nothing is shipped in app.asar's node_modules, so every require() must be Electron, a builtin, a
+// packed file, or a module shipped beside app.asar in resources/node_modules (the SQLite binding).
+const resourcesModules = join(appDir, 'resources', 'node_modules');
+const shippedBeside = (spec) => existsSync(join(resourcesModules, ...spec.split('/'), 'package.json'));
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const unresolved = [];
 for (const entry of entries.filter((e) => /^\/out\/(main|preload)\/.*\.c?js$/.test(e))) {
   const code = asar.extractFile(asarPath, entry.slice(1)).toString('utf8');
   for (const match of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
     const spec = match[1];
-    if (spec === 'electron' || builtins.has(spec)) continue;
+    if (spec === 'electron' || builtins.has(spec) || shippedBeside(spec)) continue;
     if (spec.startsWith('.')) {
       const target = posix.join(posix.dirname(entry), spec);
       if ([target, `${target}.js`, `${target}.cjs`].some((t) => inAsar.has(t))) continue;
@@ -225,6 +229,32 @@ check(
   'main and preload require only Electron, Node builtins and packed files',
   unresolved.length === 0,
   unresolved.join(', '),
+);
+
+// The SQLite binding: its loader and only this platform's N-API binary, and it opens a database in
+// a plain Node with nothing else to find it by (N-API: the same binary loads in Electron).
+const sqliteDir = join(resourcesModules, '@photostructure', 'sqlite');
+const prebuilds = existsSync(join(sqliteDir, 'prebuilds')) ? readdirSync(join(sqliteDir, 'prebuilds')) : [];
+check(
+  'SQLite binding shipped in resources/node_modules with only this platform’s binary',
+  existsSync(join(resourcesModules, 'node-gyp-build', 'index.js')) &&
+    prebuilds.length === 1 &&
+    prebuilds[0] === `${process.platform}-${process.arch}`,
+  prebuilds.join(', ') || 'missing',
+);
+const sqliteProbe = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    "const { DatabaseSync } = require(process.argv[1]); const db = new DatabaseSync(':memory:'); console.log(db.prepare('SELECT sqlite_version() AS v').get().v);",
+    sqliteDir,
+  ],
+  { cwd: tmpdir(), encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } },
+);
+check(
+  'shipped SQLite binding opens a database',
+  sqliteProbe.status === 0,
+  (sqliteProbe.stdout || sqliteProbe.stderr).trim().split('\n').pop(),
 );
 
 const resourcesAssets = join(appDir, 'resources', 'assets');
@@ -307,6 +337,8 @@ require(appRoot + '/out/preload/index.cjs');
 console.log('package-check: packed main and preload start under a stand-in electron module');
 const extracted = join(work, 'app');
 asar.extractAll(asarPath, extracted);
+// resources/ laid out as packed: app.asar's contents with node_modules beside them.
+if (existsSync(resourcesModules)) cpSync(resourcesModules, join(work, 'node_modules'), { recursive: true });
 const smokeData = join(work, 'data');
 mkdirSync(smokeData);
 writeFileSync(join(work, 'smoke.cjs'), SMOKE_HARNESS);

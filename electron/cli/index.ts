@@ -7,6 +7,7 @@ import './commands/search';
 import './commands/locations';
 import './commands/donations';
 import './commands/report';
+import './commands/db';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

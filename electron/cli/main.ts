@@ -30,6 +30,8 @@ export interface CliContext {
   io: CliIo;
   args: string[];
   json: boolean;
+  /** The data folder of this run (--data-dir, DONATION_DESK_HOME or the app's), absolute. */
+  dataDir: string;
   runtime(): Promise<DeskRuntime>;
 }
 
@@ -141,15 +143,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   void rest;
 
   let runtime: DeskRuntime | null = null;
+  const dataDir = resolveDataDir(argv, io.env, defaultUserDataDir());
   const ctx: CliContext = {
     io,
     args: commandArgs,
     json: values.json === true,
+    dataDir,
     runtime: async () => {
       runtime ??= await startDesk(
         {
           mode: 'cli',
-          dataDir: resolveDataDir(argv, io.env, defaultUserDataDir()),
+          dataDir,
           appVersion: io.version,
           assetsDir: join(io.root, 'assets'),
           secretBox: null,

@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerStore } from './ledgerStore';
+import { closeDatabase, databaseOf, type DeskDatabase } from '../db/deskDatabase';
+import { LedgerStore, leaseNameOf, readLedgerRecords } from './ledgerStore';
 import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
 import { sentFingerprints } from './duplicateGuard';
 
@@ -11,6 +13,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ledger-'));
 });
 afterEach(async () => {
+  closeDatabase(dir);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -65,50 +68,98 @@ export function intent(
   };
 }
 
+/** The ledger folder inside its data folder, as the app lays it out (the database sits in the data folder). */
+const ledgerDir = (): string => join(dir, 'uploads');
+const database = (): DeskDatabase => databaseOf(dir);
+
 describe('ledger store', () => {
-  it('replays the journal over the snapshot after a restart (last record wins)', async () => {
-    const a = await LedgerStore.open(dir);
+  it('keeps every put across a restart (last record wins)', async () => {
+    const a = await LedgerStore.open(ledgerDir());
     await a.putGroup(group('g1', [1, 2], ['f1', 'f2']));
     await a.putIntent(intent('a1', 'g1', 'creating'));
     await a.putIntent(intent('a1', 'g1', 'UPLOADED'));
     await a.close();
-    const b = await LedgerStore.open(dir);
+    closeDatabase(dir);
+    const b = await LedgerStore.open(ledgerDir());
     expect(b.allGroups().map((g) => g.id)).toEqual(['g1']);
     expect(b.allIntents().map((i) => i.state)).toEqual(['UPLOADED']);
     expect(b.findIntent('svc-a1')?.attemptId).toBe('a1');
     await b.close();
   });
 
-  it('ignores a torn last journal line left by a crash mid-append, and keeps what came before', async () => {
-    const a = await LedgerStore.open(dir);
-    await a.putGroup(group('g1', [1], ['f1']));
-    await a.putIntent(intent('a1', 'g1', 'pending'));
+  it('refuses a second live owner (two processes resuming one upload could send it twice)', async () => {
+    const a = await LedgerStore.open(ledgerDir());
+    await expect(LedgerStore.open(ledgerDir())).rejects.toMatchObject({ code: 'BUSY' });
     await a.close();
-    // A crash: the lock stays behind with a pid that is gone, and half a line is in the journal.
-    await appendFile(join(dir, 'journal.ndjson'), '{"k":"i","v":{"attemptId":"a1","state":"UPLO');
-    await writeFile(join(dir, 'ledger.lock'), '999999999');
-    const b = await LedgerStore.open(dir);
-    expect(b.allIntents().map((i) => i.state)).toEqual(['pending']);
+    // Another live process (our parent stands in for it) holds the lease.
+    const holdLease = (pid: number): void => {
+      database().run(
+        'INSERT OR REPLACE INTO lease (name, pid, token, taken_at) VALUES (?, ?, ?, ?)',
+        leaseNameOf(ledgerDir()),
+        pid,
+        'other',
+        'then',
+      );
+    };
+    holdLease(process.ppid);
+    await expect(LedgerStore.open(ledgerDir())).rejects.toMatchObject({ code: 'BUSY' });
+    // A dead one does not.
+    holdLease(999_999_999);
+    const c = await LedgerStore.open(ledgerDir());
+    await c.close();
+    expect(database().get('SELECT * FROM lease')).toBeUndefined();
+  });
+
+  it('lets readers see every put without the lease', async () => {
+    const a = await LedgerStore.open(ledgerDir());
+    await a.putGroup(group('g1', [1], ['f1']));
+    await a.putIntent(intent('a1', 'g1', 'PROCESSING'));
+    const seen = await readLedgerRecords(ledgerDir());
+    expect(seen.intents.map((i) => i.state)).toEqual(['PROCESSING']);
+    await a.close();
+  });
+});
+
+describe('upgrade from the JSON ledger of version 0.1', () => {
+  it('imports snapshot and journal once, keeps the files beside as a backup, and ignores a torn last line', async () => {
+    await mkdir(ledgerDir(), { recursive: true });
+    const g = group('g1', [1], ['f1']);
+    await writeFile(
+      join(ledgerDir(), 'ledger.json'),
+      JSON.stringify({ version: 1, groups: [g], intents: [intent('a0', 'g1', 'ERROR')] }),
+    );
+    await writeFile(
+      join(ledgerDir(), 'journal.ndjson'),
+      `${JSON.stringify({ k: 'i', v: intent('a1', 'g1', 'pending') })}\n{"k":"i","v":{"attemptId":"a1","state":"UPLO`,
+    );
+    const a = await LedgerStore.open(ledgerDir());
+    expect(a.allIntents().map((i) => [i.attemptId, i.state])).toEqual([
+      ['a0', 'ERROR'],
+      ['a1', 'pending'],
+    ]);
+    await a.putIntent(intent('a1', 'g1', 'UPLOADED'));
+    await a.close();
+    expect(existsSync(join(ledgerDir(), 'ledger.json'))).toBe(false);
+    expect(existsSync(join(ledgerDir(), 'ledger.json.pre-sqlite'))).toBe(true);
+    expect(existsSync(join(ledgerDir(), 'journal.ndjson.pre-sqlite'))).toBe(true);
+
+    // The files put back (a crash after the commit, before the rename): not imported over newer rows.
+    await rename(join(ledgerDir(), 'journal.ndjson.pre-sqlite'), join(ledgerDir(), 'journal.ndjson'));
+    const b = await LedgerStore.open(ledgerDir());
+    expect(b.findIntent('a1')?.state).toBe('UPLOADED');
+    expect(existsSync(join(ledgerDir(), 'journal.ndjson'))).toBe(false);
     await b.close();
   });
 
-  it('refuses a second live owner (two processes resuming one upload could send it twice)', async () => {
-    const a = await LedgerStore.open(dir);
-    await expect(LedgerStore.open(dir)).rejects.toMatchObject({ code: 'BUSY' });
-    await a.close();
-    // Another live process (our parent stands in for it) holds the lock.
-    await writeFile(join(dir, 'ledger.lock'), String(process.ppid));
-    await expect(LedgerStore.open(dir)).rejects.toMatchObject({ code: 'BUSY' });
-    // A dead one does not.
-    await writeFile(join(dir, 'ledger.lock'), '999999999');
-    const c = await LedgerStore.open(dir);
-    await c.close();
-    expect(await readFile(join(dir, 'ledger.lock'), 'utf8').catch(() => 'gone')).toBe('gone');
-  });
-
-  it('stops at a damaged journal line that is not the last', async () => {
-    await writeFile(join(dir, 'journal.ndjson'), 'garbage\n{"k":"g","v":{}}\n{"k":"i"}\n');
-    await expect(LedgerStore.open(dir)).rejects.toMatchObject({ code: 'LEDGER_UNREADABLE' });
+  it('stops at a damaged journal line that is not the last, imports nothing, and leaves the files', async () => {
+    await mkdir(ledgerDir(), { recursive: true });
+    await writeFile(join(ledgerDir(), 'journal.ndjson'), 'garbage\n{"k":"g","v":{}}\n{"k":"i"}\n');
+    await expect(LedgerStore.open(ledgerDir())).rejects.toMatchObject({ code: 'LEDGER_UNREADABLE' });
+    expect(await readFile(join(ledgerDir(), 'journal.ndjson'), 'utf8')).toContain('garbage');
+    expect(database().get('SELECT * FROM imported')).toBeUndefined();
+    // The lease was given back: after a fix, the ledger opens.
+    await writeFile(join(ledgerDir(), 'journal.ndjson'), '');
+    await (await LedgerStore.open(ledgerDir())).close();
   });
 });
 

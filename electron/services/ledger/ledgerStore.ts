@@ -1,130 +1,98 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { DeskFailure } from '../../../shared/result';
-import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
-import {
-  journalLineSchema,
-  snapshotSchema,
-  type JournalLine,
-  type LedgerGroup,
-  type LedgerIntent,
-} from './ledgerSchema';
+import { databaseOf, type DeskDatabase } from '../db/deskDatabase';
+import { importOnce } from '../db/legacyFiles';
+import { journalLineSchema, snapshotSchema, type LedgerGroup, type LedgerIntent } from './ledgerSchema';
 
+/** The JSON files of version 0.1, imported into the database once. */
 const SNAPSHOT = 'ledger.json';
 const JOURNAL = 'journal.ndjson';
-const LOCK = 'ledger.lock';
-/** Fold the journal into the snapshot after this many lines, so opening stays quick. */
-const COMPACT_AFTER = 2000;
-/** Ledger folders open in this process: the pid in the lock file cannot tell two of them apart. */
+/** Ledger folders open in this process: the pid in the lease cannot tell two of them apart. */
 const openHere = new Set<string>();
 
 /**
- * The local record of every upload and bulk intent. A snapshot written atomically plus a journal of
- * whole records appended with fsync: each line replaces the record with the same id, so replaying
- * the journal over the snapshot is idempotent and a crash at any point leaves a readable ledger (a
- * torn last line is ignored; it was never acknowledged). One process owns the ledger at a time
- * (lock file with its pid), because two processes resuming the same upload could send it twice.
+ * The local record of every upload and bulk intent, in the data folder's database (one row per
+ * upload and per intent attempt). Each put is its own committed transaction with `synchronous=FULL`,
+ * so it is on disk before the promise resolves, the guarantee the fsynced journal gave. One process
+ * sends from the ledger at a time (a lease row with its pid, taken in a write transaction), because
+ * two processes resuming the same upload could send it twice; others read it (Reconcile, the CLI)
+ * with `readLedgerRecords`.
  */
 export class LedgerStore {
   private groups = new Map<string, LedgerGroup>();
   private intents = new Map<string, LedgerIntent>();
   private queue: Promise<unknown> = Promise.resolve();
-  private journalLines = 0;
-  private locked = false;
+  private leaseToken: string | null = null;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly db: DeskDatabase,
+  ) {}
 
   static async open(dir: string): Promise<LedgerStore> {
-    const store = new LedgerStore(dir);
     await mkdir(dir, { recursive: true });
-    await store.lock();
-    await store.load();
+    const store = new LedgerStore(dir, databaseOf(dirname(dir)));
+    store.takeLease();
+    try {
+      await importLegacyLedger(store.db, dir);
+      const records = readRecords(store.db);
+      for (const g of records.groups) store.groups.set(g.id, g);
+      for (const i of records.intents) store.intents.set(i.attemptId, i);
+    } catch (e) {
+      store.releaseLease();
+      throw e;
+    }
     return store;
   }
 
-  private async lock(): Promise<void> {
-    const path = join(this.dir, LOCK);
+  private get leaseName(): string {
+    return leaseNameOf(this.dir);
+  }
+
+  private takeLease(): void {
     if (openHere.has(this.dir)) {
       throw new DeskFailure(
         'BUSY',
         'The upload ledger is already open in this app. Close the other window or command first.',
       );
     }
-    for (let tries = 0; tries < 3; tries++) {
-      try {
-        const handle = await open(path, 'wx');
-        await handle.writeFile(String(process.pid));
-        await handle.sync();
-        await handle.close();
-        this.locked = true;
-        openHere.add(this.dir);
-        return;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-      const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim());
-      if (holder && holder !== process.pid && isAlive(holder)) {
+    const token = randomUUID();
+    this.db.transaction(() => {
+      const holder = this.db.get<{ pid: number }>('SELECT pid FROM lease WHERE name = ?', this.leaseName);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
         throw new DeskFailure(
           'BUSY',
           'Another Donation Desk (the app or a command) is using the upload ledger. Close it and try again.',
-          { pid: holder },
+          { pid: holder.pid },
         );
       }
-      // Left behind by a process that died (a crash or a kill): take it over.
-      await rm(path, { force: true });
-    }
-    throw new DeskFailure('BUSY', 'Could not take the upload ledger lock. Try again.');
-  }
-
-  private async load(): Promise<void> {
-    const snapshotText = await readFile(join(this.dir, SNAPSHOT), 'utf8').catch(() => null);
-    if (snapshotText !== null) {
-      const parsed = snapshotSchema.safeParse(safeJson(snapshotText));
-      if (!parsed.success) {
-        throw new DeskFailure(
-          'LEDGER_UNREADABLE',
-          'The upload ledger could not be read. It was left untouched; ask support before uploading again.',
-        );
-      }
-      for (const g of parsed.data.groups) this.groups.set(g.id, g);
-      for (const i of parsed.data.intents) this.intents.set(i.attemptId, i);
-    }
-    const journal = await readFile(join(this.dir, JOURNAL), 'utf8').catch(() => '');
-    const lines = journal.split('\n');
-    lines.forEach((line, index) => {
-      if (line.trim() === '') return;
-      const parsed = journalLineSchema.safeParse(safeJson(line));
-      if (!parsed.success) {
-        // Only the last line can be torn by a crash mid-append; anything else is damage worth stopping for.
-        if (index >= lines.length - 2) return;
-        throw new DeskFailure(
-          'LEDGER_UNREADABLE',
-          'The upload ledger journal is damaged. It was left untouched; ask support before uploading again.',
-        );
-      }
-      this.apply(parsed.data);
+      // None, or left behind by a process that died (a crash or a kill): take it over.
+      this.db.run(
+        `INSERT INTO lease (name, pid, token, taken_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET pid = excluded.pid, token = excluded.token, taken_at = excluded.taken_at`,
+        this.leaseName,
+        process.pid,
+        token,
+        new Date().toISOString(),
+      );
     });
-    await this.compact();
+    this.leaseToken = token;
+    openHere.add(this.dir);
   }
 
-  private apply(line: JournalLine): void {
-    if (line.k === 'g') this.groups.set(line.v.id, line.v);
-    else this.intents.set(line.v.attemptId, line.v);
+  private releaseLease(): void {
+    if (!this.leaseToken) return;
+    this.db.run('DELETE FROM lease WHERE name = ? AND token = ?', this.leaseName, this.leaseToken);
+    this.leaseToken = null;
+    openHere.delete(this.dir);
   }
 
-  /** Writes the snapshot, then empties the journal; a crash in between only replays lines already folded in. */
-  private async compact(): Promise<void> {
-    const snapshot = { version: 1, groups: [...this.groups.values()], intents: [...this.intents.values()] };
-    await writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snapshot));
-    await writeFileAtomic(join(this.dir, JOURNAL), '');
-    this.journalLines = 0;
-  }
-
-  private write(line: JournalLine): Promise<void> {
+  private write(apply: () => void): Promise<void> {
     const run = async (): Promise<void> => {
-      await appendDurable(join(this.dir, JOURNAL), `${JSON.stringify(line)}\n`);
-      this.apply(line);
-      if (++this.journalLines >= COMPACT_AFTER) await this.compact();
+      if (!this.leaseToken) throw new DeskFailure('CLOSED', 'The upload ledger was closed.');
+      apply();
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
@@ -133,12 +101,18 @@ export class LedgerStore {
 
   /** Durable once resolved. */
   putGroup(group: LedgerGroup): Promise<void> {
-    return this.write({ k: 'g', v: group });
+    return this.write(() => {
+      putGroupRow(this.db, group);
+      this.groups.set(group.id, group);
+    });
   }
 
   /** Durable once resolved. */
   putIntent(intent: LedgerIntent): Promise<void> {
-    return this.write({ k: 'i', v: intent });
+    return this.write(() => {
+      putIntentRow(this.db, intent);
+      this.intents.set(intent.attemptId, intent);
+    });
   }
 
   group(id: string): LedgerGroup | undefined {
@@ -164,12 +138,112 @@ export class LedgerStore {
 
   async close(): Promise<void> {
     await this.queue;
-    if (this.locked) {
-      this.locked = false;
-      openHere.delete(this.dir);
-      await rm(join(this.dir, LOCK), { force: true });
-    }
+    this.releaseLease();
   }
+}
+
+/** The lease's name: the ledger folder, relative to the data folder (`uploads`). */
+export function leaseNameOf(dir: string): string {
+  return `ledger:${basename(dir)}`;
+}
+
+function putGroupRow(db: DeskDatabase, group: LedgerGroup): void {
+  db.run(
+    `INSERT INTO ledger_group (id, created_at, environment, corrects, body) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, environment = excluded.environment,
+       corrects = excluded.corrects, body = excluded.body`,
+    group.id,
+    group.createdAt,
+    group.environment,
+    group.corrects,
+    JSON.stringify(group),
+  );
+}
+
+function putIntentRow(db: DeskDatabase, intent: LedgerIntent): void {
+  db.run(
+    `INSERT INTO ledger_intent (attempt_id, service_id, group_id, part, state, created_at, body)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (attempt_id) DO UPDATE SET service_id = excluded.service_id, group_id = excluded.group_id,
+       part = excluded.part, state = excluded.state, created_at = excluded.created_at, body = excluded.body`,
+    intent.attemptId,
+    intent.serviceId,
+    intent.groupId,
+    intent.part,
+    intent.state,
+    intent.createdAt,
+    JSON.stringify(intent),
+  );
+}
+
+function readRecords(db: DeskDatabase): { groups: LedgerGroup[]; intents: LedgerIntent[] } {
+  return {
+    groups: db
+      .all<{ body: string }>('SELECT body FROM ledger_group ORDER BY created_at, id')
+      .map((r) => JSON.parse(r.body) as LedgerGroup),
+    intents: db
+      .all<{ body: string }>('SELECT body FROM ledger_intent ORDER BY created_at, attempt_id')
+      .map((r) => JSON.parse(r.body) as LedgerIntent),
+  };
+}
+
+/**
+ * Every upload and intent, oldest first, without the lease: for readers beside the process that
+ * sends (Reconcile, the CLI while the app is open). Imports version 0.1's files first if needed.
+ */
+export async function readLedgerRecords(
+  dir: string,
+): Promise<{ groups: LedgerGroup[]; intents: LedgerIntent[] }> {
+  const db = databaseOf(dirname(dir));
+  await importLegacyLedger(db, dir);
+  return readRecords(db);
+}
+
+/**
+ * Version 0.1's snapshot plus journal, replayed as it did (each line replaces the record with the
+ * same id; a torn last line was never acknowledged and is ignored), written into the database once.
+ */
+async function importLegacyLedger(db: DeskDatabase, dir: string): Promise<void> {
+  const files = [join(dir, SNAPSHOT), join(dir, JOURNAL)];
+  await importOnce(db, leaseNameOf(dir), files, async () => {
+    const groups = new Map<string, LedgerGroup>();
+    const intents = new Map<string, LedgerIntent>();
+    const snapshotText = await readFile(files[0] as string, 'utf8').catch(() => null);
+    if (snapshotText !== null && snapshotText.trim() !== '') {
+      const parsed = snapshotSchema.safeParse(safeJson(snapshotText));
+      if (!parsed.success) {
+        throw new DeskFailure(
+          'LEDGER_UNREADABLE',
+          `The upload ledger ${files[0]} could not be read. It was left untouched; ask support before uploading again.`,
+        );
+      }
+      for (const g of parsed.data.groups) groups.set(g.id, g);
+      for (const i of parsed.data.intents) intents.set(i.attemptId, i);
+    }
+    const journal = await readFile(files[1] as string, 'utf8').catch(() => '');
+    const lines = journal.split('\n');
+    lines.forEach((line, index) => {
+      if (line.trim() === '') return;
+      const parsed = journalLineSchema.safeParse(safeJson(line));
+      if (!parsed.success) {
+        // Only the last line can be torn by a crash mid-append; anything else is damage worth stopping for.
+        if (index >= lines.length - 2) return;
+        throw new DeskFailure(
+          'LEDGER_UNREADABLE',
+          `The upload ledger journal ${files[1]} is damaged at line ${index + 1}. It was left untouched; ask support before uploading again.`,
+        );
+      }
+      if (parsed.data.k === 'g') groups.set(parsed.data.v.id, parsed.data.v);
+      else intents.set(parsed.data.v.attemptId, parsed.data.v);
+    });
+    return {
+      detail: { groups: groups.size, intents: intents.size },
+      write: () => {
+        for (const g of groups.values()) putGroupRow(db, g);
+        for (const i of intents.values()) putIntentRow(db, i);
+      },
+    };
+  });
 }
 
 function safeJson(text: string): unknown {

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closeDatabase } from '../db/deskDatabase';
 import { LocationRegister } from './locationRegister';
 import { operationOfPointer } from './index';
 
@@ -10,6 +11,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dd-register-'));
 });
 afterEach(async () => {
+  closeDatabase(dir);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -32,13 +34,14 @@ const location = (id: string, referenceId: string) => ({
 });
 
 describe('LocationRegister', () => {
-  it('keeps locations with their contacts and tags, and reloads them from disk', async () => {
+  it('keeps locations with their contacts and tags, and reloads them from the database', async () => {
     const path = join(dir, 'locations', 'register.json');
     const register = new LocationRegister(path);
     await Promise.all([
       register.saveLocations([location('1', 'R1')]),
       register.saveLocations([location('2', 'R2')]),
     ]);
+    closeDatabase(dir);
     const again = new LocationRegister(path);
     const snapshot = await again.snapshot();
     expect(snapshot.locations.map((l) => l.location.id).sort()).toEqual(['1', '2']);
@@ -50,7 +53,7 @@ describe('LocationRegister', () => {
   });
 
   it('updates copies of a changed contact or tag, and forgets locations', async () => {
-    const register = new LocationRegister(join(dir, 'register.json'));
+    const register = new LocationRegister(join(dir, 'locations', 'register.json'));
     await register.saveLocations([location('1', 'R1')]);
     await register.saveContact({ id: 'c1', firstName: 'Anna', lastName: 'Ng', emailAddress: 'a@x.org' });
     await register.saveTag({ id: 't1', name: 'Region', value: 'East' });
@@ -62,16 +65,16 @@ describe('LocationRegister', () => {
   });
 
   it('sets an unreadable file aside instead of overwriting it', async () => {
-    await mkdir(dir, { recursive: true });
-    const path = join(dir, 'register.json');
+    await mkdir(join(dir, 'locations'), { recursive: true });
+    const path = join(dir, 'locations', 'register.json');
     await writeFile(path, '{"version": 1, "locations": [tor');
     const register = new LocationRegister(path);
     expect((await register.snapshot()).locations).toEqual([]);
     await register.saveLocations([location('1', 'R1')]);
-    const files = await readdir(dir);
+    const files = await readdir(join(dir, 'locations'));
     const aside = files.find((f) => f.startsWith('register.json.unreadable-'));
     expect(aside).toBeDefined();
-    expect(await readFile(join(dir, aside!), 'utf8')).toContain('tor');
+    expect(await readFile(join(dir, 'locations', aside!), 'utf8')).toContain('tor');
   });
 });
 

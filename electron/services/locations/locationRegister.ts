@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import {
@@ -10,6 +10,8 @@ import {
   type RegisteredLocation,
   type Tag,
 } from '../../../shared/contract/locationChannels';
+import { databaseOf, type DeskDatabase } from '../db/deskDatabase';
+import { importOnce } from '../db/legacyFiles';
 import { writeFileAtomic } from '../storage/atomicFile';
 
 const fileSchema = z.object({
@@ -22,24 +24,21 @@ type RegisterFile = z.infer<typeof fileSchema>;
 
 /**
  * The locations, contacts and tags this app has created or changed, as last seen in a service answer.
- * The service has no listing endpoint, so this file is the only way to find them again. Writes are
- * atomic and serialised; a damaged file is set aside rather than overwritten.
+ * The service has no listing endpoint, so this register is the only way to find them again. Kept in
+ * the data folder's database (`path` is where version 0.1 kept its JSON file, imported once); each
+ * change is one transaction, run one at a time.
  */
 export class LocationRegister {
-  private state: RegisterFile | null = null;
+  private db: DeskDatabase | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly path: string) {}
 
-  private async load(): Promise<RegisterFile> {
-    if (this.state) return this.state;
-    let text: string | null = null;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch {
-      text = null;
-    }
-    if (text !== null) {
+  private async ready(): Promise<DeskDatabase> {
+    if (this.db) return this.db;
+    const db = databaseOf(dirname(dirname(this.path)));
+    await importOnce(db, 'locations', [this.path], async () => {
+      const text = await readFile(this.path, 'utf8');
       let json: unknown = null;
       try {
         json = JSON.parse(text);
@@ -47,107 +46,164 @@ export class LocationRegister {
         json = null;
       }
       const parsed = fileSchema.safeParse(json);
-      if (parsed.success) {
-        this.state = parsed.data;
-        return this.state;
+      if (!parsed.success) {
+        // Keep what cannot be read for a person to look at; start an empty register.
+        await writeFileAtomic(`${this.path}.unreadable-${Date.now()}`, text);
+        return null;
       }
-      // Keep what cannot be read for a person to look at; start an empty register.
-      await writeFileAtomic(`${this.path}.unreadable-${Date.now()}`, text);
-    }
-    this.state = { version: 1, locations: [], contacts: [], tags: [] };
-    return this.state;
+      return {
+        detail: { locations: parsed.data.locations.length },
+        write: () => writeFile(db, parsed.data),
+      };
+    });
+    this.db = db;
+    return db;
   }
 
-  /** Runs changes one at a time and saves after each. */
-  private change<T>(apply: (state: RegisterFile) => T): Promise<T> {
+  /** Runs changes one at a time, each in its own transaction. */
+  private change<T>(apply: (db: DeskDatabase) => T): Promise<T> {
     const run = this.queue.then(async () => {
-      const state = await this.load();
-      const result = apply(state);
-      await mkdir(dirname(this.path), { recursive: true });
-      await writeFileAtomic(this.path, JSON.stringify(state, null, 1));
-      return result;
+      const db = await this.ready();
+      return db.transaction(() => apply(db));
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  async snapshot(): Promise<{ locations: RegisteredLocation[]; contacts: Contact[]; tags: Tag[] }> {
+  private async read<T>(query: (db: DeskDatabase) => T): Promise<T> {
     await this.queue;
-    const s = await this.load();
-    return structuredClone({ locations: s.locations, contacts: s.contacts, tags: s.tags });
+    return query(await this.ready());
+  }
+
+  async snapshot(): Promise<{ locations: RegisteredLocation[]; contacts: Contact[]; tags: Tag[] }> {
+    return this.read((db) => ({
+      locations: db
+        .all<{ body: string; seen_at: string }>('SELECT body, seen_at FROM location ORDER BY rowid')
+        .map((r) => ({ location: JSON.parse(r.body) as Location, seenAt: r.seen_at })),
+      contacts: db
+        .all<{ body: string }>('SELECT body FROM contact ORDER BY rowid')
+        .map((r) => JSON.parse(r.body) as Contact),
+      tags: db
+        .all<{ body: string }>('SELECT body FROM tag ORDER BY rowid')
+        .map((r) => JSON.parse(r.body) as Tag),
+    }));
   }
 
   async get(id: string): Promise<Location | null> {
-    await this.queue;
-    return structuredClone((await this.load()).locations.find((l) => l.location.id === id)?.location ?? null);
+    return this.read((db) => {
+      const row = db.get<{ body: string }>('SELECT body FROM location WHERE id = ?', id);
+      return row ? (JSON.parse(row.body) as Location) : null;
+    });
   }
 
   async byReferenceId(referenceId: string): Promise<Location | null> {
-    await this.queue;
-    const found = (await this.load()).locations.find((l) => l.location.referenceId === referenceId);
-    return found ? structuredClone(found.location) : null;
+    return this.read((db) => {
+      const row = db.get<{ body: string }>(
+        'SELECT body FROM location WHERE reference_id = ? ORDER BY rowid LIMIT 1',
+        referenceId,
+      );
+      return row ? (JSON.parse(row.body) as Location) : null;
+    });
   }
 
   /** Records locations seen in answers, with the contacts and tags they carry. */
   saveLocations(locations: Location[]): Promise<void> {
-    return this.change((s) => {
+    return this.change((db) => {
       const seenAt = new Date().toISOString();
       for (const location of locations) {
-        const at = s.locations.findIndex((l) => l.location.id === location.id);
-        if (at >= 0) s.locations[at] = { location, seenAt };
-        else s.locations.push({ location, seenAt });
+        putLocation(db, { location, seenAt });
         for (const c of location.contacts ?? []) {
-          upsert(s.contacts, {
+          putContact(db, {
             id: c.contactId,
             firstName: c.firstName ?? '',
             lastName: c.lastName ?? '',
             emailAddress: c.emailAddress ?? '',
           });
         }
-        for (const t of location.tags ?? []) upsert(s.tags, { id: t._id, name: t.name, value: t.value });
+        for (const t of location.tags ?? []) putTag(db, { id: t._id, name: t.name, value: t.value });
       }
     });
   }
 
   forget(ids: string[]): Promise<number> {
-    return this.change((s) => {
-      const before = s.locations.length;
-      s.locations = s.locations.filter((l) => !ids.includes(l.location.id));
-      return before - s.locations.length;
+    return this.change((db) => {
+      let forgotten = 0;
+      for (const id of new Set(ids)) forgotten += db.run('DELETE FROM location WHERE id = ?', id).changes;
+      return forgotten;
     });
   }
 
   /** A changed contact also changes its copies inside the registered locations. */
   saveContact(contact: Contact): Promise<void> {
-    return this.change((s) => {
-      upsert(s.contacts, contact);
-      for (const { location } of s.locations) {
-        for (const c of location.contacts ?? []) {
+    return this.change((db) => {
+      putContact(db, contact);
+      for (const registered of allLocations(db)) {
+        let changed = false;
+        for (const c of registered.location.contacts ?? []) {
           if (c.contactId !== contact.id) continue;
           c.firstName = contact.firstName;
           c.lastName = contact.lastName;
           c.emailAddress = contact.emailAddress;
+          changed = true;
         }
+        if (changed) putLocation(db, registered);
       }
     });
   }
 
   saveTag(tag: Tag): Promise<void> {
-    return this.change((s) => {
-      upsert(s.tags, tag);
-      for (const { location } of s.locations) {
-        for (const t of location.tags ?? []) {
+    return this.change((db) => {
+      putTag(db, tag);
+      for (const registered of allLocations(db)) {
+        let changed = false;
+        for (const t of registered.location.tags ?? []) {
           if (t._id !== tag.id) continue;
           t.name = tag.name;
           t.value = tag.value;
+          changed = true;
         }
+        if (changed) putLocation(db, registered);
       }
     });
   }
 }
 
-function upsert<T extends { id: string }>(list: T[], item: T): void {
-  const at = list.findIndex((x) => x.id === item.id);
-  if (at >= 0) list[at] = item;
-  else list.push(item);
+function allLocations(db: DeskDatabase): RegisteredLocation[] {
+  return db
+    .all<{ body: string; seen_at: string }>('SELECT body, seen_at FROM location ORDER BY rowid')
+    .map((r) => ({ location: JSON.parse(r.body) as Location, seenAt: r.seen_at }));
+}
+
+function putLocation(db: DeskDatabase, registered: RegisteredLocation): void {
+  db.run(
+    `INSERT INTO location (id, reference_id, seen_at, body) VALUES (?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET reference_id = excluded.reference_id, seen_at = excluded.seen_at,
+       body = excluded.body`,
+    registered.location.id,
+    registered.location.referenceId ?? null,
+    registered.seenAt,
+    JSON.stringify(registered.location),
+  );
+}
+
+function putContact(db: DeskDatabase, contact: Contact): void {
+  db.run(
+    'INSERT INTO contact (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
+    contact.id,
+    JSON.stringify(contact),
+  );
+}
+
+function putTag(db: DeskDatabase, tag: Tag): void {
+  db.run(
+    'INSERT INTO tag (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
+    tag.id,
+    JSON.stringify(tag),
+  );
+}
+
+function writeFile(db: DeskDatabase, file: RegisterFile): void {
+  for (const registered of file.locations) putLocation(db, registered);
+  for (const contact of file.contacts) putContact(db, contact);
+  for (const tag of file.tags) putTag(db, tag);
 }

@@ -1,5 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { donationResourceSchema, type DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import {
@@ -10,7 +10,8 @@ import {
 } from '../../../shared/contract/reconcileChannels';
 import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
-import { writeFileAtomic } from '../storage/atomicFile';
+import { databaseOf, type DeskDatabase } from '../db/deskDatabase';
+import { importOnce } from '../db/legacyFiles';
 
 export type DonationRowLink = z.infer<typeof donationRowSchema>;
 
@@ -54,24 +55,34 @@ export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
 
 /**
  * What this app has seen of each donation: the last answer from the service, every state it was
- * seen in (with when it was first seen so), and the workspace row it came from. One JSON file per
- * environment, rewritten atomically, so a crash leaves the previous whole picture.
+ * seen in (with when it was first seen so), and the workspace row it came from. One environment's
+ * rows of the data folder's database. Changes are held until `save()`, which writes them in one
+ * transaction (durable when it resolves), so a crash leaves the picture of the last save, as the
+ * JSON file of version 0.1 did; reads see the database plus what is held.
  */
 export class DonationStore {
-  private readonly donations = new Map<string, StoredDonation>();
-  private readonly singles = new Map<string, SingleAttempt>();
-  private lastRefresh: string | null = null;
+  private readonly held = new Map<string, StoredDonation>();
+  private readonly heldSingles = new Map<string, SingleAttempt | null>();
+  private heldRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly path: string) {}
+  private constructor(
+    private readonly db: DeskDatabase,
+    readonly environment: string,
+  ) {}
 
+  /**
+   * `path` is where version 0.1 kept the environment's store: `<data folder>/reconcile/donations-<env>.json`.
+   * The database is the data folder's; that file, if still there, is imported once and kept beside
+   * as `.pre-sqlite`.
+   */
   static async open(path: string): Promise<DonationStore> {
-    const store = new DonationStore(path);
-    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return null;
-      throw e;
-    });
-    if (text !== null) {
+    const match = /^donations-(.+)\.json$/.exec(basename(path));
+    if (!match) throw new DeskFailure('USAGE', `Not a donation store path: ${path}.`);
+    const environment = match[1] as string;
+    const db = databaseOf(dirname(dirname(path)));
+    await importOnce(db, `donations:${environment}`, [path], async () => {
+      const text = await readFile(path, 'utf8');
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -80,29 +91,60 @@ export class DonationStore {
       }
       const parsed = storeFileSchema.safeParse(json);
       if (!parsed.success) {
-        // Refuse rather than overwrite: the file may hold the only record of states seen earlier.
+        // Refuse rather than start without it: the file may hold the only record of states seen earlier.
         throw new DeskFailure(
           'STORE_UNREADABLE',
           `The donation store ${path} could not be read. It was left untouched; move it aside to start afresh.`,
         );
       }
-      store.lastRefresh = parsed.data.lastRefreshAt;
-      for (const d of parsed.data.donations) store.donations.set(d.resource.id, d);
-      for (const a of parsed.data.singles) store.singles.set(a.clientRef, a);
-    }
-    return store;
+      return {
+        detail: { donations: parsed.data.donations.length, singles: parsed.data.singles.length },
+        write: () => {
+          for (const d of parsed.data.donations) writeDonation(db, environment, d);
+          for (const a of parsed.data.singles) writeSingle(db, environment, a.clientRef, a);
+          writeRefresh(db, environment, parsed.data.lastRefreshAt);
+        },
+      };
+    });
+    return new DonationStore(db, environment);
   }
 
   get(id: string): StoredDonation | undefined {
-    return this.donations.get(id);
+    const held = this.held.get(id);
+    if (held) return held;
+    const row = this.db.get<DonationRow>(
+      `${SELECT_DONATION} WHERE environment = ? AND id = ?`,
+      this.environment,
+      id,
+    );
+    return row ? fromRow(row) : undefined;
   }
 
+  /** Every donation of the environment, as held (reads the whole table: prefer a query where one exists). */
   all(): StoredDonation[] {
-    return [...this.donations.values()];
+    const out: StoredDonation[] = [];
+    for (const row of this.db.iterate<DonationRow>(
+      `${SELECT_DONATION} WHERE environment = ?`,
+      this.environment,
+    )) {
+      const held = this.held.get(row.id);
+      out.push(held ?? fromRow(row));
+    }
+    if (this.held.size > 0) {
+      const stored = new Set(out.map((d) => d.resource.id));
+      for (const d of this.held.values()) if (!stored.has(d.resource.id)) out.push(d);
+    }
+    return out;
   }
 
   lastRefreshAt(): string | null {
-    return this.lastRefresh;
+    if (this.heldRefresh) return this.heldRefresh;
+    return (
+      this.db.get<{ last_refresh_at: string | null }>(
+        'SELECT last_refresh_at FROM donation_refresh WHERE environment = ?',
+        this.environment,
+      )?.last_refresh_at ?? null
+    );
   }
 
   /**
@@ -119,13 +161,14 @@ export class DonationStore {
      */
     link: { replaces?: string; sentAt?: string } = {},
   ): StoredDonation {
-    const before = this.donations.get(resource.id);
-    const seenUpdate = before?.resource.attributes.state.statusLastUpdated;
+    const before = this.prior(resource.id);
+    const seenUpdate = before?.statusLastUpdated;
     const newUpdate = resource.attributes.state.statusLastUpdated;
     if (before && seenUpdate && newUpdate && newUpdate < seenUpdate) {
       // An answer older than one already recorded (two listings overlapping): it must not read as a step back.
-      const kept = { ...before, lastSeenAt: at, row: before.row ?? row };
-      this.donations.set(resource.id, kept);
+      const full = this.get(resource.id) as StoredDonation;
+      const kept = { ...full, lastSeenAt: at, row: full.row ?? row };
+      this.held.set(resource.id, kept);
       return kept;
     }
     const state = resource.attributes.state.processingStatus;
@@ -143,50 +186,292 @@ export class DonationStore {
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,
     };
-    this.donations.set(resource.id, stored);
+    this.held.set(resource.id, stored);
     return stored;
   }
 
+  /**
+   * What `record` needs of a donation already known, without parsing its resource (the largest
+   * part of a row): a refresh records every donation of an upload, so this is its hot path.
+   */
+  private prior(
+    id: string,
+  ): (Omit<StoredDonation, 'resource'> & { statusLastUpdated: string | undefined }) | undefined {
+    const held = this.held.get(id);
+    if (held) return { ...held, statusLastUpdated: held.resource.attributes.state.statusLastUpdated };
+    const row = this.db.get<Omit<DonationRow, 'resource'> & { status_updated: string | null }>(
+      `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated
+       FROM donation WHERE environment = ? AND id = ?`,
+      this.environment,
+      id,
+    );
+    if (!row) return undefined;
+    return {
+      history: JSON.parse(row.history) as StoredDonation['history'],
+      row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
+      firstSeenAt: row.first_seen_at,
+      lastSeenAt: row.last_seen_at,
+      resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
+      replaces: row.replaces,
+      statusLastUpdated: row.status_updated ?? undefined,
+    };
+  }
+
   resolve(id: string, resolution: Resolution | null): StoredDonation {
-    const stored = this.donations.get(id);
+    const stored = this.get(id);
     if (!stored)
       throw new DeskFailure('NOT_FOUND', `Donation ${id} is not in the list; list the donations first.`);
     const next = { ...stored, resolution };
-    this.donations.set(id, next);
+    this.held.set(id, next);
     return next;
   }
 
   single(clientRef: string): SingleAttempt | undefined {
-    return this.singles.get(clientRef);
+    if (this.heldSingles.has(clientRef)) return this.heldSingles.get(clientRef) ?? undefined;
+    const row = this.db.get<{ client_ref: string; at: string; donation_id: string | null }>(
+      'SELECT client_ref, at, donation_id FROM single_attempt WHERE environment = ? AND client_ref = ?',
+      this.environment,
+      clientRef,
+    );
+    return row ? { clientRef: row.client_ref, at: row.at, donationId: row.donation_id } : undefined;
   }
 
   /** Notes a single donation about to be sent, or the id the service gave it. */
   putSingle(attempt: SingleAttempt): void {
-    this.singles.set(attempt.clientRef, attempt);
+    this.heldSingles.set(attempt.clientRef, attempt);
   }
 
   dropSingle(clientRef: string): void {
-    this.singles.delete(clientRef);
+    this.heldSingles.set(clientRef, null);
   }
 
   markRefreshed(at: string): void {
-    this.lastRefresh = at;
+    this.heldRefresh = at;
+  }
+
+  /*
+   * Queries answered by SQL over what is saved (call `save()` first to include held changes): for
+   * screens and reports that need one page and the totals, never every donation.
+   */
+
+  /** Donations of the given bulks (null: all), optionally of one status, one page in a stable order. */
+  page(query: DonationQuery): StoredDonation[] {
+    const { where, params } = whereOf(this.environment, query);
+    const order = ORDER_BY[query.order ?? 'firstSeen'];
+    const limit = Math.max(0, Math.min(query.limit, 10_000));
+    const offset = Math.max(0, query.offset ?? 0);
+    return this.db
+      .all<DonationRow>(
+        `${SELECT_DONATION} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      )
+      .map(fromRow);
+  }
+
+  /** How many donations `page` can give for this filter. */
+  count(query: Omit<DonationQuery, 'limit' | 'offset' | 'order'>): number {
+    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
+    return Number(
+      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM donation WHERE ${where}`, ...params)?.n ?? 0,
+    );
+  }
+
+  /** Count and sum (minor units) per status and currency, summed by SQL. */
+  totals(
+    query: Omit<DonationQuery, 'limit' | 'offset' | 'order' | 'status'> = {},
+  ): Array<{ status: StoredStatus; currencyCode: string; count: number; amount: number }> {
+    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
+    return this.db
+      .all<{ status: StoredStatus; currency: string; n: number; total: number }>(
+        `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM donation WHERE ${where}
+         GROUP BY status, currency ORDER BY status, currency`,
+        ...params,
+      )
+      .map((r) => ({
+        status: r.status,
+        currencyCode: r.currency,
+        count: Number(r.n),
+        amount: Number(r.total),
+      }));
+  }
+
+  /** The rows already tied to a donation, per bulk: what a refresh must not hand out again. */
+  linkedRows(bulkIds: string[]): Array<{ bulkId: string; rowKey: number }> {
+    const out: Array<{ bulkId: string; rowKey: number }> = [];
+    for (const bulkId of bulkIds) {
+      for (const r of this.db.iterate<{ k: number }>(
+        `SELECT json_extract(row, '$.rowKey') AS k FROM donation
+         WHERE environment = ? AND bulk_id = ? AND row IS NOT NULL`,
+        this.environment,
+        bulkId,
+      )) {
+        out.push({ bulkId, rowKey: Number(r.k) });
+      }
+    }
+    return out;
+  }
+
+  /** Bulks with a donation not yet CLEARED or DECLINED, and every bulk with a donation listed. */
+  bulkStates(): { open: string[]; listed: string[] } {
+    const rows = this.db.all<{ bulk_id: string; open: number }>(
+      `SELECT bulk_id, max(status NOT IN ('CLEARED', 'DECLINED')) AS open FROM donation
+       WHERE environment = ? AND bulk_id IS NOT NULL GROUP BY bulk_id`,
+      this.environment,
+    );
+    return {
+      open: rows.filter((r) => Number(r.open) === 1).map((r) => r.bulk_id),
+      listed: rows.map((r) => r.bulk_id),
+    };
   }
 
   /** Durable once resolved; saves are queued so two never interleave. */
   save(): Promise<void> {
     const run = async (): Promise<void> => {
-      await mkdir(dirname(this.path), { recursive: true });
-      const file = {
-        version: 1,
-        lastRefreshAt: this.lastRefresh,
-        donations: this.all(),
-        singles: [...this.singles.values()],
-      };
-      await writeFileAtomic(this.path, JSON.stringify(file));
+      const donations = [...this.held.values()];
+      const singles = [...this.heldSingles.entries()];
+      const refresh = this.heldRefresh;
+      // Nothing held: no write lock to take, no commit to wait for.
+      if (donations.length === 0 && singles.length === 0 && refresh === null) return;
+      this.db.transaction(() => {
+        for (const d of donations) writeDonation(this.db, this.environment, d);
+        for (const [clientRef, attempt] of singles)
+          writeSingle(this.db, this.environment, clientRef, attempt);
+        if (refresh) writeRefresh(this.db, this.environment, refresh);
+      });
+      // Only what was written is let go: a change made meanwhile (by a later call) stays held.
+      for (const d of donations) if (this.held.get(d.resource.id) === d) this.held.delete(d.resource.id);
+      for (const [clientRef, attempt] of singles)
+        if (this.heldSingles.get(clientRef) === attempt) this.heldSingles.delete(clientRef);
+      if (this.heldRefresh === refresh) this.heldRefresh = null;
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+type StoredStatus = StoredDonation['history'][number]['state'];
+
+export interface DonationQuery {
+  /** Only these bulks (null or absent: every donation of the environment). */
+  bulkIds?: string[] | null;
+  status?: StoredStatus;
+  order?: keyof typeof ORDER_BY;
+  limit: number;
+  offset?: number;
+}
+
+/** Orders with an index behind them (see db/schema.ts); id last so pages never overlap. */
+const ORDER_BY = {
+  firstSeen: 'first_seen_at, id',
+  id: 'id',
+  status: 'status, id',
+  amount: 'amount, id',
+} as const;
+
+function whereOf(
+  environment: string,
+  query: DonationQuery,
+): { where: string; params: Array<string | number> } {
+  const clauses = ['environment = ?'];
+  const params: Array<string | number> = [environment];
+  if (query.bulkIds) {
+    clauses.push(`bulk_id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(query.bulkIds));
+  }
+  if (query.status) {
+    clauses.push('status = ?');
+    params.push(query.status);
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+interface DonationRow {
+  id: string;
+  resource: string;
+  history: string;
+  row: string | null;
+  first_seen_at: string;
+  last_seen_at: string;
+  resolution: string | null;
+  replaces: string | null;
+}
+
+const SELECT_DONATION =
+  'SELECT id, resource, history, row, first_seen_at, last_seen_at, resolution, replaces FROM donation';
+
+function fromRow(row: DonationRow): StoredDonation {
+  return {
+    resource: JSON.parse(row.resource) as DonationResource,
+    history: JSON.parse(row.history) as StoredDonation['history'],
+    row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+    resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
+    replaces: row.replaces,
+  };
+}
+
+function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation): void {
+  const attributes = d.resource.attributes;
+  // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
+  // its index on every refresh (and keeps the earliest when two processes first saw it together).
+
+  db.run(
+    `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
+       last_seen_at, replaces, resolution_kind, resource, history, row, resolution)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (environment, id) DO UPDATE SET bulk_id = excluded.bulk_id, status = excluded.status,
+       status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
+       last_seen_at = excluded.last_seen_at,
+       replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
+       resource = excluded.resource, history = excluded.history, row = excluded.row,
+       resolution = excluded.resolution`,
+    environment,
+    d.resource.id,
+    attributes.bulkId ?? null,
+    attributes.state.processingStatus,
+    attributes.state.statusLastUpdated ?? null,
+    attributes.funds.amount,
+    attributes.funds.currencyCode,
+    d.firstSeenAt,
+    d.lastSeenAt,
+    d.replaces,
+    d.resolution?.kind ?? null,
+    JSON.stringify(d.resource),
+    JSON.stringify(d.history),
+    d.row === null ? null : JSON.stringify(d.row),
+    d.resolution === null ? null : JSON.stringify(d.resolution),
+  );
+}
+
+function writeSingle(
+  db: DeskDatabase,
+  environment: string,
+  clientRef: string,
+  attempt: SingleAttempt | null,
+): void {
+  if (attempt === null) {
+    db.run('DELETE FROM single_attempt WHERE environment = ? AND client_ref = ?', environment, clientRef);
+    return;
+  }
+  db.run(
+    `INSERT INTO single_attempt (environment, client_ref, at, donation_id) VALUES (?, ?, ?, ?)
+     ON CONFLICT (environment, client_ref) DO UPDATE SET at = excluded.at, donation_id = excluded.donation_id`,
+    environment,
+    clientRef,
+    attempt.at,
+    attempt.donationId,
+  );
+}
+
+function writeRefresh(db: DeskDatabase, environment: string, at: string | null): void {
+  db.run(
+    `INSERT INTO donation_refresh (environment, last_refresh_at) VALUES (?, ?)
+     ON CONFLICT (environment) DO UPDATE SET last_refresh_at = excluded.last_refresh_at`,
+    environment,
+    at,
+  );
 }

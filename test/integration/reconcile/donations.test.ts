@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../../shared/contract';
+import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import {
   expectFailure,
   openDesk,
@@ -300,7 +301,7 @@ describe('donations of an upload', () => {
     expect(sent.replacement).toMatchObject({ amount: 725, currencyCode: 'EUR', row: { rowKey: 18 } });
   });
 
-  it('keeps every state seen across a restart, and refuses a damaged store without touching it', async () => {
+  it('keeps every state seen across a restart, and refuses a damaged database without touching it', async () => {
     const before = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     await desk.runtime.close();
     desk = await openDesk(s);
@@ -308,12 +309,18 @@ describe('donations of an upload', () => {
     expect(after.donations).toEqual(before.donations);
     expect(after.lastRefreshAt).toBe(before.lastRefreshAt);
 
-    const path = join(s.dataDir, 'reconcile', 'donations-offline.json');
-    await writeFile(path, '{"version": 1, "donations": [');
+    // The database damaged (a disk fault, a bad copy): refused with its name, never started empty over.
+    const path = join(s.dataDir, 'desk.db');
     await desk.runtime.close();
+    closeDatabase(s.dataDir);
+    const garbage = Buffer.alloc(8192, 7);
+    await writeFile(path, garbage);
+    await rm(`${path}-wal`, { force: true });
+    await rm(`${path}-shm`, { force: true });
     desk = await openDesk(s);
     const refused = await expectFailure(desk.call('donations.list', { cached: true }));
-    expect(refused.code).toBe('STORE_UNREADABLE');
-    expect(await readFile(path, 'utf8')).toBe('{"version": 1, "donations": [');
+    expect(refused.code).toBe('DB_UNREADABLE');
+    expect(refused.message).toContain(path);
+    expect(await readFile(path)).toEqual(garbage);
   });
 });

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLACES_KEY } from '../../../shared/mapping';
+import { databaseOf } from '../../../electron/services/db/deskDatabase';
 import {
   expectFailure,
   openDesk,
@@ -102,12 +101,12 @@ describe('a correction whose answer never came', () => {
     // …every donation of the account can.
     await desk.call('donations.list', { bulkIds: [] });
     // Found later, it counts from when it was sent (the month-end report goes by that).
-    const file = JSON.parse(
-      await readFile(join(s.dataDir, 'reconcile', 'donations-offline.json'), 'utf8'),
-    ) as {
-      donations: Array<{ resource: { id: string }; firstSeenAt: string }>;
-    };
-    expect(file.donations.find((d) => d.resource.id === replacementId)?.firstSeenAt).toBe(sentAt);
+    const stored = databaseOf(s.dataDir).get<{ first_seen_at: string }>(
+      'SELECT first_seen_at FROM donation WHERE environment = ? AND id = ?',
+      'offline',
+      replacementId,
+    );
+    expect(stored?.first_seen_at).toBe(sentAt);
     const after = await desk.call('donations.list', { cached: true });
     const found = after.donations.find((d) => d.id === made.id);
     expect(found?.resolution).toMatchObject({ kind: 'replaced', replacementId });

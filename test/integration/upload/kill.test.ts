@@ -32,7 +32,7 @@ beforeAll(async () => {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['electron'],
+    external: ['electron', '@photostructure/sqlite'],
     logLevel: 'silent',
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -72,6 +72,8 @@ function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           PATH: process.env.PATH,
+          // The SQLite binding is not bundled (it loads its native binary from beside its files).
+          NODE_PATH: join(process.cwd(), 'node_modules'),
           DONATION_DESK_CLIENT_ID: emu.clientId,
           DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
           DONATION_DESK_POLL_MIN_MS: '100',
@@ -102,12 +104,20 @@ function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs
 
 /** The ledger's intent states as a killed process left them (for diagnosing a failed run). */
 async function lastStates(dataDir: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const text = [
-    await readFile(join(dataDir, 'uploads', 'ledger.json'), 'utf8').catch(() => ''),
-    await readFile(join(dataDir, 'uploads', 'journal.ndjson'), 'utf8').catch(() => ''),
-  ].join('\n');
-  return [...text.matchAll(/"state":"([A-Za-z]+)"/g)].map((m) => m[1]).join(',') || '(nothing recorded)';
+  const { DatabaseSync } = await import('@photostructure/sqlite');
+  try {
+    const db = new DatabaseSync(join(dataDir, 'desk.db'), { readOnly: true });
+    try {
+      const rows = db.prepare('SELECT state FROM ledger_intent ORDER BY created_at').all() as Array<{
+        state: string;
+      }>;
+      return rows.map((r) => r.state).join(',') || '(nothing recorded)';
+    } finally {
+      db.close();
+    }
+  } catch (e) {
+    return `(no ledger: ${e instanceof Error ? e.message : String(e)})`;
+  }
 }
 
 async function totalDonations(): Promise<number> {

@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { DATABASE_FILE, DeskDatabase } from './deskDatabase';
+import { SCHEMA_VERSION } from './schema';
+
+let dir: string;
+const opened: DeskDatabase[] = [];
+const openDb = (d = dir): DeskDatabase => {
+  const db = DeskDatabase.open(d);
+  opened.push(db);
+  return db;
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dd-db-'));
+});
+afterEach(async () => {
+  for (const db of opened.splice(0)) db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('DeskDatabase', () => {
+  it('creates the database in WAL mode with full sync, at the current schema version', () => {
+    const db = openDb();
+    expect(db.path).toBe(join(dir, DATABASE_FILE));
+    expect(db.get<{ journal_mode: string }>('PRAGMA journal_mode')?.journal_mode).toBe('wal');
+    // 2 = FULL: a commit is on disk before it returns.
+    expect(db.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous).toBe(2);
+    expect(db.schemaVersion()).toBe(SCHEMA_VERSION);
+    const tables = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['ledger_group', 'ledger_intent', 'donation', 'single_attempt', 'location']),
+    );
+  });
+
+  it('runs only the migrations a database has not had, and keeps its rows', () => {
+    const first = openDb();
+    first.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', 'x', 'now', '{}');
+    first.close();
+    const again = openDb();
+    expect(again.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(1);
+  });
+
+  it('refuses a database written by a newer version, and changes nothing', () => {
+    const db = openDb();
+    db.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => openDb()).toThrow(expect.objectContaining({ code: 'DB_TOO_NEW' }));
+  });
+
+  it('rolls a failed transaction back whole', () => {
+    const db = openDb();
+    expect(() =>
+      db.transaction(() => {
+        db.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', 'a', 'now', '{}');
+        throw new Error('stop');
+      }),
+    ).toThrow('stop');
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(0);
+  });
+
+  it('names the file and the newest backup when the database is damaged, and leaves it as it is', async () => {
+    const db = openDb();
+    db.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', 'a', 'now', '{}');
+    const backup = await db.backup(join(dir, 'backups', 'desk-2026-11-01.db'));
+    db.close();
+    const garbage = Buffer.alloc(8192, 7);
+    await writeFile(db.path, garbage);
+    await rm(`${db.path}-wal`, { force: true });
+    await rm(`${db.path}-shm`, { force: true });
+    let failure: unknown;
+    try {
+      openDb();
+    } catch (e) {
+      failure = e;
+    }
+    expect(failure).toMatchObject({ code: 'DB_UNREADABLE' });
+    const message = (failure as Error).message;
+    expect(message).toContain(db.path);
+    expect(message).toContain(backup.path);
+    expect(await readFile(db.path)).toEqual(garbage);
+  });
+
+  it('refuses to start empty when the database of a used folder has disappeared', async () => {
+    openDb().close();
+    await rm(join(dir, DATABASE_FILE));
+    await rm(join(dir, `${DATABASE_FILE}-wal`), { force: true });
+    expect(() => openDb()).toThrow(expect.objectContaining({ code: 'DB_MISSING' }));
+    expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
+  });
+
+  it('backs up while in use to a whole, self-contained file', async () => {
+    const db = openDb();
+    db.transaction(() => {
+      for (let i = 0; i < 500; i++) {
+        db.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', `s${i}`, 'now', 'x'.repeat(200));
+      }
+    });
+    const out = join(dir, 'elsewhere', 'copy.db');
+    const result = await db.backup(out);
+    expect(result.bytes).toBeGreaterThan(100_000);
+    // Read with no WAL beside it: everything is in the one file.
+    expect(existsSync(`${out}-wal`)).toBe(false);
+    const copy = new DatabaseSync(out, { readOnly: true });
+    try {
+      expect(copy.prepare('SELECT count(*) AS n FROM imported').get()).toMatchObject({ n: 500 });
+    } finally {
+      copy.close();
+    }
+    await expect(db.backup(db.path)).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
+  it('reports integrity', () => {
+    const db = openDb();
+    expect(db.check()).toMatchObject({ ok: true, problems: ['ok'], schemaVersion: SCHEMA_VERSION });
+  });
+});

@@ -1,0 +1,185 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import { closeDatabase } from '../db/deskDatabase';
+import { DonationStore } from './donationStore';
+
+let dir: string;
+const storePath = (environment = 'offline'): string =>
+  join(dir, 'reconcile', `donations-${environment}.json`);
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dd-donations-'));
+});
+afterEach(async () => {
+  closeDatabase(dir);
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Status = DonationResource['attributes']['state']['processingStatus'];
+
+function resource(
+  id: string,
+  status: Status,
+  extra: { bulkId?: string | null; amount?: number; currency?: string; updated?: string } = {},
+): DonationResource {
+  return {
+    type: 'donations',
+    id,
+    attributes: {
+      destination: { recipientId: 'r-1' },
+      funds: {
+        paymentType: 'DONATION_REPORT',
+        currencyCode: extra.currency ?? 'USD',
+        amount: extra.amount ?? 100,
+      },
+      state: { processingStatus: status, statusLastUpdated: extra.updated ?? '2026-11-01T00:00:00.000Z' },
+      bulkId: extra.bulkId === undefined ? 'b1' : extra.bulkId,
+    },
+  };
+}
+
+/** As after a restart: the shared connection closed, a new store on the same folder. */
+async function reopen(environment = 'offline'): Promise<DonationStore> {
+  closeDatabase(dir);
+  return DonationStore.open(storePath(environment));
+}
+
+describe('DonationStore in the database', () => {
+  it('keeps history, row, resolution, single attempts and the last refresh across a restart once saved', async () => {
+    const store = await DonationStore.open(storePath());
+    const row = { workspaceId: 'ws', rowKey: 3, rowNumber: 4, method: 'reference' as const };
+    store.record(resource('d1', 'INITIATED'), row, '2026-11-02T00:00:00.000Z');
+    store.record(
+      resource('d1', 'DECLINED', { updated: '2026-11-03T00:00:00.000Z' }),
+      null,
+      '2026-11-03T00:00:00.000Z',
+    );
+    store.resolve('d1', { kind: 'dismissed', at: '2026-11-04T00:00:00.000Z', reason: 'Closed' });
+    store.putSingle({ clientRef: 'c1', at: '2026-11-02T00:00:00.000Z', donationId: null });
+    store.putSingle({ clientRef: 'c2', at: '2026-11-02T00:00:00.000Z', donationId: 'd9' });
+    store.dropSingle('c1');
+    store.markRefreshed('2026-11-05T00:00:00.000Z');
+    await store.save();
+
+    const again = await reopen();
+    const d1 = again.get('d1');
+    expect(d1?.history.map((h) => h.state)).toEqual(['INITIATED', 'DECLINED']);
+    expect(d1?.row).toEqual(row);
+    expect(d1?.firstSeenAt).toBe('2026-11-02T00:00:00.000Z');
+    expect(d1?.resolution).toMatchObject({ kind: 'dismissed', reason: 'Closed' });
+    expect(again.single('c1')).toBeUndefined();
+    expect(again.single('c2')).toMatchObject({ donationId: 'd9' });
+    expect(again.lastRefreshAt()).toBe('2026-11-05T00:00:00.000Z');
+  });
+
+  it('holds changes until save: a crash before it leaves the last saved picture', async () => {
+    const store = await DonationStore.open(storePath());
+    store.record(resource('d1', 'INITIATED'), null, '2026-11-02T00:00:00.000Z');
+    await store.save();
+    store.record(
+      resource('d1', 'CLEARED', { updated: '2026-11-03T00:00:00.000Z' }),
+      null,
+      '2026-11-03T00:00:00.000Z',
+    );
+    store.record(resource('d2', 'INITIATED'), null, '2026-11-03T00:00:00.000Z');
+    // Seen by this process before the save…
+    expect(store.get('d1')?.resource.attributes.state.processingStatus).toBe('CLEARED');
+    expect(
+      store
+        .all()
+        .map((d) => d.resource.id)
+        .sort(),
+    ).toEqual(['d1', 'd2']);
+    // …but not on disk: another process (or this one after a crash) sees the saved state.
+    const other = await reopen();
+    expect(other.get('d1')?.resource.attributes.state.processingStatus).toBe('INITIATED');
+    expect(other.get('d2')).toBeUndefined();
+  });
+
+  it('keeps the first save of a donation two processes first saw at once', async () => {
+    const a = await DonationStore.open(storePath());
+    const b = await DonationStore.open(storePath());
+    a.record(resource('d1', 'INITIATED'), null, '2026-11-02T00:00:00.000Z');
+    b.record(resource('d1', 'INITIATED'), null, '2026-11-03T00:00:00.000Z');
+    await a.save();
+    await b.save();
+    expect((await reopen()).get('d1')?.firstSeenAt).toBe('2026-11-02T00:00:00.000Z');
+  });
+
+  it('keeps each environment apart in the one database', async () => {
+    const offline = await DonationStore.open(storePath('offline'));
+    const sandbox = await DonationStore.open(storePath('sandbox'));
+    offline.record(resource('d1', 'INITIATED'), null, '2026-11-02T00:00:00.000Z');
+    await offline.save();
+    expect(sandbox.get('d1')).toBeUndefined();
+    expect(sandbox.all()).toEqual([]);
+  });
+
+  it('answers pages, counts and totals by SQL, the same as over every donation', async () => {
+    const store = await DonationStore.open(storePath());
+    const statuses: Status[] = ['INITIATED', 'CLEARED', 'DECLINED', 'PAID'];
+    for (let i = 0; i < 250; i++) {
+      store.record(
+        resource(`d${String(i).padStart(3, '0')}`, statuses[i % 4] as Status, {
+          bulkId: i < 200 ? `b${i % 2}` : null,
+          amount: 100 + i,
+          currency: i % 5 === 0 ? 'EUR' : 'USD',
+        }),
+        i < 200 ? { workspaceId: 'ws', rowKey: i, rowNumber: i + 2, method: 'reference' } : null,
+        `2026-11-02T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+      );
+    }
+    await store.save();
+    const all = store.all();
+
+    const pages = [0, 100, 200].flatMap((offset) =>
+      store.page({ bulkIds: ['b0'], limit: 100, offset, order: 'id' }),
+    );
+    const b0 = all
+      .filter((d) => d.resource.attributes.bulkId === 'b0')
+      .map((d) => d.resource.id)
+      .sort();
+    expect(pages.map((d) => d.resource.id)).toEqual(b0);
+    expect(store.count({ bulkIds: ['b0'] })).toBe(100);
+    expect(store.count({ status: 'DECLINED' })).toBe(
+      all.filter((d) => d.resource.attributes.state.processingStatus === 'DECLINED').length,
+    );
+
+    const expected = new Map<string, { count: number; amount: number }>();
+    for (const d of all) {
+      const a = d.resource.attributes;
+      const key = `${a.state.processingStatus} ${a.funds.currencyCode}`;
+      const t = expected.get(key) ?? { count: 0, amount: 0 };
+      t.count++;
+      t.amount += a.funds.amount;
+      expected.set(key, t);
+    }
+    const totals = store.totals();
+    expect(
+      new Map(totals.map((t) => [`${t.status} ${t.currencyCode}`, { count: t.count, amount: t.amount }])),
+    ).toEqual(expected);
+
+    expect(
+      store
+        .linkedRows(['b1'])
+        .map((r) => r.rowKey)
+        .sort((a, b) => a - b),
+    ).toEqual(
+      all
+        .filter((d) => d.resource.attributes.bulkId === 'b1')
+        .map((d) => d.row?.rowKey)
+        .sort((a = 0, b = 0) => a - b),
+    );
+    expect(store.bulkStates()).toEqual({ open: ['b0', 'b1'], listed: ['b0', 'b1'] });
+  });
+
+  it('refuses an unreadable store file of version 0.1 and leaves it untouched', async () => {
+    await mkdir(join(dir, 'reconcile'), { recursive: true });
+    await writeFile(storePath(), '{"version": 1, "donations": [');
+    await expect(DonationStore.open(storePath())).rejects.toMatchObject({ code: 'STORE_UNREADABLE' });
+    expect(await readFile(storePath(), 'utf8')).toBe('{"version": 1, "donations": [');
+  });
+});

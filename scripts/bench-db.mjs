@@ -1,0 +1,130 @@
+// The data folder's SQLite database at history scale (issue 13): one environment holding N donations
+// (default 1,000,000) from 10 uploads. Seeds a fresh data folder through the app's own stores, then
+// times, each in a fresh process and several runs (median printed beside every run's figures):
+//   - the store's side of refreshing one upload of N/10 donations (network left out);
+//   - Reconcile's first page: open, count, 100 donations and the per-status totals by SQL;
+//   - `donation-desk report --month --cached` (the month-end report as the CLI makes it today);
+//   - reading every donation (store.all(), what reconcile/index.ts still does for lists and summaries);
+// and prints the database's size on disk. Nothing fails on a slow figure: the machine is shared.
+//
+// Usage: node scripts/bench-db.mjs [--donations N] [--runs R] [--keep]   (after `npm run build`)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const donations = arg('--donations', 1_000_000);
+const runs = arg('--runs', 3);
+const keep = process.argv.includes('--keep');
+
+const work = mkdtempSync(join(tmpdir(), 'dd-bench-db-'));
+const dataDir = join(work, 'data');
+const tasks = join(work, 'tasks.cjs');
+await build({
+  entryPoints: [join(root, 'scripts', 'bench-db-tasks.ts')],
+  outfile: tasks,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['electron', '@photostructure/sqlite'],
+  logLevel: 'warning',
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// Prints the process's peak resident memory as it exits (for the CLI, which does not print it).
+const peak = join(work, 'peak.cjs');
+writeFileSync(
+  peak,
+  "process.on('exit', () => require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(process.resourceUsage().maxRSS / 1024)}\\n`));",
+);
+const env = { ...process.env, NODE_PATH: join(root, 'node_modules') };
+
+function task(name, ...args) {
+  const result = spawnSync(process.execPath, [tasks, name, dataDir, ...args], {
+    encoding: 'utf8',
+    env,
+    maxBuffer: 1 << 26,
+    timeout: 30 * 60_000,
+  });
+  if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr.slice(-2000)}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+function cli(args) {
+  const started = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      peak,
+      join(root, 'out', 'cli', 'index.cjs'),
+      '--data-dir',
+      dataDir,
+      '--env',
+      'offline',
+      ...args,
+    ],
+    { encoding: 'utf8', env, maxBuffer: 1 << 30, timeout: 30 * 60_000 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
+  const failure = [0, 1].includes(result.status)
+    ? null
+    : (result.stderr.split('\n').find((l) => l.trim()) ?? `exit ${result.status}`);
+  return { seconds, peakMb, exit: result.status, ...(failure ? { failure } : {}) };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+function measure(title, target, once) {
+  const results = [];
+  for (let r = 0; r < runs; r++) results.push(once(r));
+  const each = results.map(
+    (x) => `${fmt(x.seconds)} s / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`,
+  );
+  console.log(
+    `${title}: median ${fmt(median(results.map((x) => x.seconds)))} s, peak ${median(results.map((x) => x.peakMb))} MB` +
+      `  [target ${target}]\n    runs: ${each.join('; ')}`,
+  );
+  return results;
+}
+
+console.log(
+  `Database bench: ${donations.toLocaleString('en-US')} donations in 10 uploads, ${runs} runs each (2 shared cores: figures are noisy).`,
+);
+const seeded = task('seed', String(donations), '10');
+console.log(
+  `Seeded through the app's stores in ${fmt(seeded.seconds, 1)} s (peak ${seeded.peakMb} MB). ` +
+    `desk.db: ${(seeded.bytes / 1e6).toFixed(1)} MB, ${((seeded.bytes / 1e6) * (1_000_000 / donations)).toFixed(0)} MB per 1,000,000 donations.`,
+);
+measure(
+  `Refresh of one upload of ${(donations / 10).toLocaleString('en-US')} donations, store side`,
+  '≤ 3 s',
+  (r) => task('refresh', `bulk-${r % 10}`),
+);
+measure("Reconcile's first page and totals", '≤ 0.5 s', () => task('firstPage'));
+measure('donation-desk report --month 2026-11 --cached --json', '≤ 1 s', () =>
+  cli(['report', '--month', '2026-11', '--cached', '--json']),
+);
+measure(
+  'Every donation read (store.all(), still used by the Reconcile lists and summary)',
+  'to be replaced',
+  () => task('all'),
+);
+console.log(
+  'Not measured here: `donations --bulk ID --json` against the service (needs an Offline sandbox holding the donations).',
+);
+if (keep) console.log(`kept ${work}`);
+else rmSync(work, { recursive: true, force: true });
