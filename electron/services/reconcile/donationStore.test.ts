@@ -118,6 +118,22 @@ describe('DonationStore in the database', () => {
     expect(sandbox.all()).toEqual([]);
   });
 
+  it('lists every donation in the order first seen, whatever their ids or states', async () => {
+    const store = await DonationStore.open(storePath());
+    store.record(resource('zz-single', 'ACCEPTED', { bulkId: null }), null, '2026-11-02T00:00:00.000Z');
+    await store.save();
+    for (const [id, status] of [
+      ['c1', 'CLEARED'],
+      ['a1', 'DECLINED'],
+      ['b1', 'PAID'],
+    ] as const)
+      store.record(resource(id, status), null, '2026-11-02T01:00:00.000Z');
+    await store.save();
+    store.record(resource('zz-single', 'DECLINED', { bulkId: null }), null, '2026-11-02T02:00:00.000Z');
+    await store.save();
+    expect((await reopen()).all().map((d) => d.resource.id)).toEqual(['zz-single', 'c1', 'a1', 'b1']);
+  });
+
   it('answers pages, counts and totals by SQL, the same as over every donation', async () => {
     const store = await DonationStore.open(storePath());
     const statuses: Status[] = ['INITIATED', 'CLEARED', 'DECLINED', 'PAID'];

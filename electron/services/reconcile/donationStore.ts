@@ -124,7 +124,8 @@ export class DonationStore {
   all(): StoredDonation[] {
     const out: StoredDonation[] = [];
     for (const row of this.db.iterate<DonationRow>(
-      `${SELECT_DONATION} WHERE environment = ?`,
+      // In the order first seen, as the store always listed them (an index would give its own order).
+      `${SELECT_DONATION} WHERE environment = ? ORDER BY rowid`,
       this.environment,
     )) {
       const held = this.held.get(row.id);
