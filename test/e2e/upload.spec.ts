@@ -82,10 +82,15 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   const refused = grid(page).getByRole('gridcell', { name: '840-56309746', exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused/i);
+  // The summary counts the refused row as invalid while the refusal sits on its cell.
+  await expect(page.getByTestId('summary-invalid')).toHaveText('1');
+  await expect(page.getByTestId('summary-valid')).toHaveText('2');
   await retype(page, '840-56309746', '840-563097462');
   await expect(
     grid(page).getByRole('gridcell', { name: '840-563097462', exact: true }).nth(1),
   ).not.toHaveAttribute('data-state', 'error');
+  await expect(page.getByTestId('summary-invalid')).toHaveText('0');
+  await expect(page.getByTestId('summary-valid')).toHaveText('3');
 
   await page.getByRole('button', { name: 'Send corrected rows' }).click();
   await page

@@ -32,6 +32,7 @@ import {
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
+import { withServiceRefusals } from './model/serviceRefusals';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
@@ -132,6 +133,23 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
       );
     },
     [serviceErrors, serviceKeys, model.rows],
+  );
+  // Rows the app's checks pass but the service refused on a cell, while that cell is unchanged. A
+  // problem about a whole donation (a partial extraction's rows not created) needs no change in the
+  // row, so it does not make the row invalid.
+  const refusedValidRows = useMemo(() => {
+    let n = 0;
+    for (const key of serviceKeys) {
+      if (key === null || model.isValid(key) === false) continue;
+      if (serviceErrorsOf(key).some((e) => e.columnIndex !== null)) n++;
+    }
+    return n;
+    // resultsVersion marks a change in what isValid returns.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [serviceKeys, serviceErrorsOf, model.isValid, model.resultsVersion]);
+  const summaryCounts = useMemo(
+    () => withServiceRefusals(model.summary.counts, refusedValidRows),
+    [model.summary.counts, refusedValidRows],
   );
   const rowHasError = useCallback(
     (key: number) => model.isValid(key) === false || serviceErrorsOf(key).length > 0,
@@ -433,18 +451,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         name={model.name}
         standing={workspace.standing}
         rows={model.summary.counts.rows}
-        invalid={model.summary.counts.invalid}
+        invalid={summaryCounts.invalid}
         source={model.source}
         save={model.save}
         onRename={model.rename}
         onClose={onClose}
       />
 
-      <SummaryPanel
-        counts={model.summary.counts}
-        totals={model.summary.totals}
-        largest={model.summary.largest}
-      />
+      <SummaryPanel counts={summaryCounts} totals={model.summary.totals} largest={model.summary.largest} />
 
       {toolbar}
 
