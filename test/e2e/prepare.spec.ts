@@ -192,3 +192,22 @@ test('a recipient chosen in Search goes into the selected row', async ({ page, b
   await expect(grid(page).getByRole('gridcell', { name: '840 56309746', exact: true })).toHaveCount(0);
   await expect(invalidCount(page)).toHaveText('2');
 });
+
+test('while the sample is fetched and read, it cannot be opened a second time', async ({ page, bridge }) => {
+  await openApp(page, bridge);
+  // The sample's bytes are held back until the test lets them through, so the wait can be seen.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/call/assets.sampleSpreadsheet', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const openSampleButton = page.getByRole('button', { name: 'Open the sample spreadsheet' });
+  await openSampleButton.click();
+  await expect(openSampleButton).toHaveCount(0);
+  release();
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  // Cancelled from the mapping step, the sample can be opened again.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(openSampleButton).toBeVisible();
+});
