@@ -100,6 +100,15 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed', { timeout: 60_000 });
   await expect(page.getByText('Corrected by a later upload.')).toBeVisible();
+  // The rejected bulk's timeline names each later event by what happened, not "Rejected" three times;
+  // the correcting upload names the one it corrects by its time, not by the service's id.
+  const rejectedTimeline = page.getByRole('list', { name: /^Timeline of / }).nth(1);
+  await expect(rejectedTimeline.getByRole('listitem')).toContainText([
+    /^Rejected · /,
+    /^No donation was created · /,
+    /^Rejected rows sent again in a later upload · /,
+  ]);
+  await expect(page.getByTestId('upload-corrects')).toHaveText(/^ · corrects the upload of /);
   // The refused file created no donation; the corrected one created all three, once.
   expect(await donationsAtService(bridge)).toBe(3);
 
