@@ -78,7 +78,9 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
   await page.getByRole('button', { name: 'Fix the rows' }).click();
 
-  await expect(page.getByTestId('repair-note')).toContainText('1 problem in 1 row is marked on its cell;');
+  await expect(page.getByTestId('repair-note')).toHaveText(
+    'The service refused this upload: 1 problem in 1 row is marked on its cell. Fix it, then choose Send corrected rows.',
+  );
   const refused = grid(page).getByRole('gridcell', { name: '840-56309746', exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused/i);

@@ -33,6 +33,7 @@ import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
 import { withServiceRefusals } from './model/serviceRefusals';
+import { repairNoteWords } from './repairNote';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
@@ -91,25 +92,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
               : null,
         })),
       );
-      const onRows = r.value.issues.filter((i) => i.rowKey !== null);
-      const rowsMarked = new Set(onRows.map((i) => i.rowKey)).size;
-      const wholeDonation = onRows.filter((i) => i.columnIndex === null).length;
-      setRepairNote(
-        `${count(r.value.issues.length, 'problem')} from the service (${
-          r.value.form === 'file' ? 'the file as a whole' : 'rows of the file'
-        })` +
-          (onRows.length
-            ? `: ${count(onRows.length, 'problem')} in ${count(rowsMarked, 'row')} ${plural(onRows.length, { one: 'is', other: 'are' })} marked on ${plural(onRows.length, { one: 'its cell', other: 'their cells' })}` +
-              (wholeDonation
-                ? ` (${plural(wholeDonation, { one: 'one', other: 'those' })} about a whole donation on the row's recipient cell)`
-                : '') +
-              '; F8 goes from one to the next.'
-            : '.') +
-          (r.value.rowsWithDonation
-            ? ` ${count(r.value.rowsWithDonation, 'row')} of that upload already ${plural(r.value.rowsWithDonation, { one: 'has', other: 'have' })} a donation and will not be sent again.`
-            : '') +
-          ' Fix them, then send the corrected rows.',
-      );
+      setRepairNote(repairNoteWords(r.value));
     });
     return () => {
       live = false;
