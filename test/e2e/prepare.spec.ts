@@ -211,3 +211,20 @@ test('while the sample is fetched and read, it cannot be opened a second time', 
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(openSampleButton).toBeVisible();
 });
+
+test('the mapping step at 1280 px: an unused column reads Not used, and no label or choice is cut short', async ({
+  page,
+  bridge,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openApp(page, bridge);
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  await expect(page.getByLabel('Use “Employee ID” as')).toHaveText('Not used');
+  const cut = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('main label, main [role=combobox]'))
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent),
+  );
+  expect(cut).toEqual([]);
+});
