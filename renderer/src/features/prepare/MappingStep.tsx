@@ -267,7 +267,6 @@ export function MappingStep({
                   ? `Suggested from “${suggestion.currencyHint.header}”.`
                   : 'Three-letter code, e.g. USD.'
             }
-            placeholder="USD"
             slotProps={{ inputLabel: { shrink: true } }}
             sx={{ width: 220 }}
           />
