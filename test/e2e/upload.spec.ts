@@ -87,12 +87,14 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   // The summary counts the refused row as invalid while the refusal sits on its cell.
   await expect(page.getByTestId('summary-invalid')).toHaveText('1');
   await expect(page.getByTestId('summary-valid')).toHaveText('2');
+  await expect(page.getByTestId('total-USD')).toHaveText('$40.00 in 2 donations');
   await retype(page, '840-56309746', '840-563097462');
   await expect(
     grid(page).getByRole('gridcell', { name: '840-563097462', exact: true }).nth(1),
   ).not.toHaveAttribute('data-state', 'error');
   await expect(page.getByTestId('summary-invalid')).toHaveText('0');
   await expect(page.getByTestId('summary-valid')).toHaveText('3');
+  await expect(page.getByTestId('total-USD')).toHaveText('$80.00 in 3 donations');
 
   await page.getByRole('button', { name: 'Send corrected rows' }).click();
   await page

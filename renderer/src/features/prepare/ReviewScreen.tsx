@@ -32,7 +32,7 @@ import {
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
-import { withServiceRefusals } from './model/serviceRefusals';
+import { withServiceRefusals, type RefusedRow } from './model/serviceRefusals';
 import { repairNoteWords } from './repairNote';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
@@ -121,18 +121,23 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
   // problem about a whole donation (a partial extraction's rows not created) needs no change in the
   // row, so it does not make the row invalid.
   const refusedValidRows = useMemo(() => {
-    let n = 0;
+    const refused: RefusedRow[] = [];
     for (const key of serviceKeys) {
-      if (key === null || model.isValid(key) === false) continue;
-      if (serviceErrorsOf(key).some((e) => e.columnIndex !== null)) n++;
+      if (key === null) continue;
+      const result = model.resultOf(key);
+      if (!result?.ok || !serviceErrorsOf(key).some((e) => e.columnIndex !== null)) continue;
+      refused.push({
+        currencyCode: result.donation.funds.currencyCode,
+        amount: result.donation.funds.amount,
+      });
     }
-    return n;
-    // resultsVersion marks a change in what isValid returns.
+    return refused;
+    // resultsVersion marks a change in what resultOf returns.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [serviceKeys, serviceErrorsOf, model.isValid, model.resultsVersion]);
-  const summaryCounts = useMemo(
-    () => withServiceRefusals(model.summary.counts, refusedValidRows),
-    [model.summary.counts, refusedValidRows],
+  }, [serviceKeys, serviceErrorsOf, model.resultOf, model.resultsVersion]);
+  const summary = useMemo(
+    () => withServiceRefusals(model.summary.counts, model.summary.totals, refusedValidRows),
+    [model.summary.counts, model.summary.totals, refusedValidRows],
   );
   const rowHasError = useCallback(
     (key: number) => model.isValid(key) === false || serviceErrorsOf(key).length > 0,
@@ -434,14 +439,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         name={model.name}
         standing={workspace.standing}
         rows={model.summary.counts.rows}
-        invalid={summaryCounts.invalid}
+        invalid={summary.counts.invalid}
         source={model.source}
         save={model.save}
         onRename={model.rename}
         onClose={onClose}
       />
 
-      <SummaryPanel counts={summaryCounts} totals={model.summary.totals} largest={model.summary.largest} />
+      <SummaryPanel counts={summary.counts} totals={summary.totals} largest={model.summary.largest} />
 
       {toolbar}
 
