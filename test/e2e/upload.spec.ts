@@ -88,6 +88,13 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByTestId('summary-invalid')).toHaveText('1');
   await expect(page.getByTestId('summary-valid')).toHaveText('2');
   await expect(page.getByTestId('total-USD')).toHaveText('$40.00 in 2 donations');
+  // Sending before the fix would only be refused again: the dialog says so.
+  await page.getByRole('button', { name: 'Send corrected rows' }).click();
+  const early = page.getByRole('dialog', { name: 'Send the corrected rows' });
+  await expect(early.getByTestId('unchanged-refusals')).toHaveText(
+    "1 row still has the service's refusal on an unchanged cell: sent as it is, the service will refuse it again. Cancel and fix it first (F8 goes to each).",
+  );
+  await early.getByRole('button', { name: 'Cancel' }).click();
   await retype(page, '840-56309746', '840-563097462');
   await expect(
     grid(page).getByRole('gridcell', { name: '840-563097462', exact: true }).nth(1),
@@ -97,10 +104,10 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByTestId('total-USD')).toHaveText('$80.00 in 3 donations');
 
   await page.getByRole('button', { name: 'Send corrected rows' }).click();
-  await page
-    .getByRole('dialog', { name: 'Send the corrected rows' })
-    .getByRole('button', { name: 'Send' })
-    .click();
+  const resend = page.getByRole('dialog', { name: 'Send the corrected rows' });
+  await expect(resend.getByTestId('upload-summary')).toBeVisible();
+  await expect(resend.getByTestId('unchanged-refusals')).toHaveCount(0);
+  await resend.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed', { timeout: 60_000 });
   await expect(page.getByText('Corrected by a later upload.')).toBeVisible();

@@ -532,7 +532,9 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         <UploadDialog
           open
           workspaceId={model.id}
-          {...(repairIntentId ? { resendIntentId: repairIntentId } : {})}
+          {...(repairIntentId
+            ? { resendIntentId: repairIntentId, unchangedRefusals: refusedValidRows.length }
+            : {})}
           onClose={() => setUploadOpen(false)}
           onSent={() => {
             setUploadOpen(false);
