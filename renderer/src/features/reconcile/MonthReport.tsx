@@ -200,7 +200,11 @@ export function MonthReport() {
               <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
                 Included above, not added again
               </Typography>
-              <Table size="small" aria-label={`Corrections and single donations in ${report.month}`}>
+              <Table
+                size="small"
+                aria-label={`Corrections and single donations in ${report.month}`}
+                sx={FIGURE_TABLE}
+              >
                 <TableHead>
                   <TableRow>
                     <TableCell>Currency</TableCell>
