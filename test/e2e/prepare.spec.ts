@@ -227,4 +227,17 @@ test('the mapping step at 1280 px: an unused column reads Not used, and no label
       .map((el) => el.textContent),
   );
   expect(cut).toEqual([]);
+
+  // In the grid, what each column is used as is not cut short either.
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(grid(page)).toBeVisible();
+  const cutTargets = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.dg-colhead'))
+      .filter((head) => {
+        const target = head.querySelector<HTMLElement>('.dg-colhead-target');
+        return target && target.scrollWidth > target.clientWidth + 1;
+      })
+      .map((head) => head.textContent),
+  );
+  expect(cutTargets).toEqual([]);
 });

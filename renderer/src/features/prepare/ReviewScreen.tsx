@@ -154,10 +154,13 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     const byHeader = model.mapping?.template.columns ?? {};
     return model.headers.map((header) => {
       const target = byHeader[header];
+      const label = target ? targetLabel(target) : undefined;
       return {
         header,
-        target: target ? targetLabel(target) : undefined,
-        width: Math.min(260, Math.max(120, header.length * 9 + 40)),
+        target: label,
+        // Wide enough for the header and for what it is used as ("Receipt wanted (yes/no)"), in its
+        // smaller type.
+        width: Math.min(260, Math.max(120, header.length * 9 + 40, (label?.length ?? 0) * 7 + 24)),
       };
     });
   }, [model.headers, model.mapping]);
