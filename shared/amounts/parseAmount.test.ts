@@ -182,3 +182,14 @@ describe('parseAmount refuses with a code and a plain message', () => {
     expect(!result.ok && result.message).toContain('1,234.56');
   });
 });
+
+describe('a negative amount, as a person wrote it', () => {
+  it('says to remove the brackets of an accounting negative, and the minus sign of any other', () => {
+    const bracketed = parseAmount('(20.00)', 'USD');
+    expect(bracketed.ok).toBe(false);
+    if (!bracketed.ok) expect(bracketed.message).toContain('remove the brackets');
+    const minus = parseAmount('-20.00', 'USD');
+    if (!minus.ok) expect(minus.message).toContain('remove the minus sign');
+    expect(minus.ok).toBe(false);
+  });
+});

@@ -159,7 +159,10 @@ export function parseAmount(
     case 'AMOUNT_NEGATIVE':
       return fail(
         'AMOUNT_NEGATIVE',
-        `Amount "${quoted}" is negative. Donations must be positive: remove the minus sign or delete the row.`,
+        // Accounting sheets write a negative amount in brackets: "(20.00)" has no minus sign to remove.
+        typeof input === 'string' && /^\s*\(.*\)\s*$/.test(input)
+          ? `Amount "${quoted}" is in brackets, which means negative. Donations must be positive: remove the brackets or delete the row.`
+          : `Amount "${quoted}" is negative. Donations must be positive: remove the minus sign or delete the row.`,
       );
     case 'AMOUNT_TOO_LARGE':
       return fail('AMOUNT_TOO_LARGE', `Amount "${quoted}" is too large to be a donation. Check the cell.`);

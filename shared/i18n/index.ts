@@ -1,2 +1,2 @@
 export { count, plural, setMessageLocale, type PluralForms } from './plural';
-export { bulkStatusWord, codeWord, donationStatusWord, withCode } from './serviceWords';
+export { bulkStatusWord, codeWord, donationStatusWord, hasCodeWord, withCode } from './serviceWords';

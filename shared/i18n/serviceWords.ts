@@ -74,6 +74,11 @@ export function bulkStatusWord(status: string): string {
   return bulkStatusWords[status] ?? humanise(status);
 }
 
+/** Whether the app has its own words for this code (otherwise the service's own title reads better). */
+export function hasCodeWord(code: string): boolean {
+  return Object.hasOwn(codeWords, code);
+}
+
 /** An error or decline code in plain words; unknown codes are made readable, never dropped. */
 export function codeWord(code: string): string {
   return codeWords[code] ?? humanise(code);

@@ -129,6 +129,16 @@ describe('suggestMapping', () => {
     expect(s.columns.map((c) => c.target)).toEqual(['recipientId', 'donor.email', 'currencyCode']);
   });
 
+  it('does not take ISO dates (2026-11-03) for cause ids: the column of ids to their right is the recipient', () => {
+    const samples = [
+      ['2026-11-03', '840-563097462'],
+      ['2026-11-04', '840-446863710'],
+      ['2026-11-05', '250-127883502'],
+    ];
+    const s = suggestMapping(['Date', 'ID'], { samples });
+    expect(s.columns.map((c) => c.target)).toEqual([undefined, 'recipientId']);
+  });
+
   it('maps leftovers to metadata when asked, with unique valid keys', () => {
     const s = suggestMapping(['Charity ID', 'Amount', 'Note!', 'Note?', ''], { unmappedAsMetadata: true });
     expect(s.template.columns).toEqual({

@@ -124,6 +124,8 @@ export function scoreHeader(header: string): TargetCandidate[] {
   return out.sort((a, b) => b.confidence - a.confidence);
 }
 
+const ISO_DATE = /^\d{4}-\d{1,2}-\d{1,2}(?:[T ]|$)/;
+
 /** Recognises a column by its values when the header says nothing useful ("Col 3", "ID"). */
 function scoreValues(values: readonly unknown[]): TargetCandidate | undefined {
   const texts = values
@@ -133,7 +135,9 @@ function scoreValues(values: readonly unknown[]): TargetCandidate | undefined {
   const share = (test: (t: string) => boolean): number => texts.filter(test).length / texts.length;
   if (share(isEmail) >= 0.8)
     return { target: 'donor.email', confidence: 0.7, reason: 'values are email addresses' };
-  if (share((t) => CAUSE_ID.test(t.split('/')[0] ?? '')) >= 0.8) {
+  // A date written 2026-11-03 has the shape of a cause id (country code, dash, digits): not one.
+  const looksLikeCauseId = (t: string) => !ISO_DATE.test(t) && CAUSE_ID.test(t.split('/')[0] ?? '');
+  if (share(looksLikeCauseId) >= 0.8) {
     return { target: 'recipientId', confidence: 0.7, reason: 'values look like cause ids' };
   }
   if (share((t) => isCurrencyCode(t.toUpperCase())) >= 0.8) {

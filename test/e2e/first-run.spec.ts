@@ -87,14 +87,21 @@ test('first run: the sample from import to a month-end that reconciles, through 
   // 3. The service's error on its cell, in plain words; fixed there.
   await page.getByRole('button', { name: 'Fix the rows' }).click();
   await expect(page.getByTestId('repair-note')).toContainText('1 problem in 1 row is marked on its cell');
+  // While the refusal sits on its cell, the summary counts that row as invalid.
+  await expect(page.getByTestId('summary-invalid')).toHaveText('1');
   const refused = grid(page).getByRole('gridcell', { name: SAMPLE_UNKNOWN_RECIPIENT, exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
-  await expect(refused).toHaveAttribute('title', /service refused this: Recipient not found/i);
+  await expect(refused).toHaveAttribute(
+    'title',
+    /service refused this: The service does not know this recipient/i,
+  );
   // Only rows with errors: the refused row alone, its message under the grid.
   await page.getByLabel('Only rows with errors').check();
   await expect(grid(page).getByRole('row')).toHaveCount(2); // header + the refused row
   await refused.click();
-  await expect(page.getByTestId('grid-status')).toContainText(/service refused this: Recipient not found/i);
+  await expect(page.getByTestId('grid-status')).toContainText(
+    /service refused this: The service does not know this recipient/i,
+  );
   await page.getByTestId('grid-status').scrollIntoViewIfNeeded();
   await shot(page, 'upload-repair');
   await page.getByLabel('Only rows with errors').uncheck();
@@ -102,6 +109,7 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await expect(grid(page).getByRole('gridcell', { name: SAMPLE_UNKNOWN_RECIPIENT, exact: true })).toHaveCount(
     0,
   );
+  await expect(page.getByTestId('summary-invalid')).toHaveText('0');
 
   // 4. Send corrected rows: the refused file created nothing, so all 39 go, once.
   await page.getByRole('button', { name: 'Send corrected rows' }).click();

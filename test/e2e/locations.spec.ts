@@ -222,3 +222,20 @@ test('a row the service refuses is marked on its cell, fixed and sent again alon
   await expect(page.getByRole('status').filter({ hasText: 'The row was applied.' })).toBeVisible();
   await expect(page.getByRole('gridcell', { name: 'Added' })).toHaveCount(2);
 });
+
+test('a column the locations import does not know reads Not used, not an empty box', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'locations');
+  await page.getByRole('button', { name: 'Import from a spreadsheet' }).click();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'stores.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'Name,Reference ID,Address,Country,Opening hours\nDenver store,DEN-1,1 Main St,US,9-5\n',
+    ),
+  });
+  await expect(page.getByRole('table', { name: 'Column mapping' })).toBeVisible();
+  await expect(page.getByLabel('Field for “Opening hours”')).toHaveText('Not used');
+});

@@ -192,3 +192,52 @@ test('a recipient chosen in Search goes into the selected row', async ({ page, b
   await expect(grid(page).getByRole('gridcell', { name: '840 56309746', exact: true })).toHaveCount(0);
   await expect(invalidCount(page)).toHaveText('2');
 });
+
+test('while the sample is fetched and read, it cannot be opened a second time', async ({ page, bridge }) => {
+  await openApp(page, bridge);
+  // The sample's bytes are held back until the test lets them through, so the wait can be seen.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/call/assets.sampleSpreadsheet', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const openSampleButton = page.getByRole('button', { name: 'Open the sample spreadsheet' });
+  await openSampleButton.click();
+  await expect(openSampleButton).toHaveCount(0);
+  release();
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  // Cancelled from the mapping step, the sample can be opened again.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(openSampleButton).toBeVisible();
+});
+
+test('the mapping step at 1280 px: an unused column reads Not used, and no label or choice is cut short', async ({
+  page,
+  bridge,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openApp(page, bridge);
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
+  await expect(page.getByLabel('Use “Employee ID” as')).toHaveText('Not used');
+  const cut = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('main label, main [role=combobox]'))
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent),
+  );
+  expect(cut).toEqual([]);
+
+  // In the grid, what each column is used as is not cut short either.
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(grid(page)).toBeVisible();
+  const cutTargets = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.dg-colhead'))
+      .filter((head) => {
+        const target = head.querySelector<HTMLElement>('.dg-colhead-target');
+        return target && target.scrollWidth > target.clientWidth + 1;
+      })
+      .map((head) => head.textContent),
+  );
+  expect(cutTargets).toEqual([]);
+});

@@ -19,7 +19,10 @@ async function causeName(bridge: { origin: string; secret: string }, id: string)
   return ((await r.json()) as { value: { label: string } }).value.label;
 }
 
-/** Nothing sticks out sideways: no page scroll, no table wider than its box, no header cut short. */
+/**
+ * Nothing sticks out sideways: no page scroll, no table wider than its box, no header cut short, no
+ * amount broken across lines or spilling out of its cell.
+ */
 async function clipped(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
@@ -31,6 +34,15 @@ async function clipped(page: Page): Promise<string[]> {
         found.push(`${table.getAttribute('aria-label')}: ${table.scrollWidth}px in ${box.clientWidth}px`);
       for (const th of Array.from(table.querySelectorAll('th')))
         if (th.scrollWidth > th.clientWidth + 1) found.push(`header “${th.textContent}” is cut`);
+      for (const cell of Array.from(
+        table.querySelectorAll<HTMLElement>('[data-testid=donation-row] > td:nth-child(2)'),
+      )) {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
+        if (lines > 1 || cell.scrollWidth > cell.clientWidth + 1)
+          found.push(`amount “${cell.textContent}” does not fit on one line`);
+      }
     }
     return found;
   });
@@ -47,7 +59,8 @@ test('Reconcile in plain words at 1280 and 1440 px; a cause that cannot receive 
     'Charity ID,Gift amount,Currency,Employee ID',
     `${good0!.id},10.00,USD,E1`,
     `${good1!.id},25.00,EUR,E2`,
-    `${good2!.id},12.50,USD,E3`,
+    // Wide enough to be broken across two lines in a narrow column ("$12,345.5" / "0").
+    `${good2!.id},12345.50,USD,E3`,
     `${bad1},20.00,USD,E4`,
   ].join('\n');
   await openApp(page, bridge);

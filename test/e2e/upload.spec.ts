@@ -78,23 +78,48 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
   await page.getByRole('button', { name: 'Fix the rows' }).click();
 
-  await expect(page.getByTestId('repair-note')).toContainText('1 problem in 1 row is marked on its cell;');
+  await expect(page.getByTestId('repair-note')).toHaveText(
+    'The service refused this upload: 1 problem in 1 row is marked on its cell. Fix it, then choose Send corrected rows.',
+  );
   const refused = grid(page).getByRole('gridcell', { name: '840-56309746', exact: true });
   await expect(refused).toHaveAttribute('data-state', 'error');
   await expect(refused).toHaveAttribute('title', /service refused/i);
+  // The summary counts the refused row as invalid while the refusal sits on its cell.
+  await expect(page.getByTestId('summary-invalid')).toHaveText('1');
+  await expect(page.getByTestId('summary-valid')).toHaveText('2');
+  await expect(page.getByTestId('total-USD')).toHaveText('$40.00 in 2 donations');
+  // Sending before the fix would only be refused again: the dialog says so.
+  await page.getByRole('button', { name: 'Send corrected rows' }).click();
+  const early = page.getByRole('dialog', { name: 'Send the corrected rows' });
+  await expect(early.getByTestId('unchanged-refusals')).toHaveText(
+    "1 row still has the service's refusal on an unchanged cell: sent as it is, the service will refuse it again. Cancel and fix it first (F8 goes to each).",
+  );
+  await early.getByRole('button', { name: 'Cancel' }).click();
   await retype(page, '840-56309746', '840-563097462');
   await expect(
     grid(page).getByRole('gridcell', { name: '840-563097462', exact: true }).nth(1),
   ).not.toHaveAttribute('data-state', 'error');
+  await expect(page.getByTestId('summary-invalid')).toHaveText('0');
+  await expect(page.getByTestId('summary-valid')).toHaveText('3');
+  await expect(page.getByTestId('total-USD')).toHaveText('$80.00 in 3 donations');
 
   await page.getByRole('button', { name: 'Send corrected rows' }).click();
-  await page
-    .getByRole('dialog', { name: 'Send the corrected rows' })
-    .getByRole('button', { name: 'Send' })
-    .click();
+  const resend = page.getByRole('dialog', { name: 'Send the corrected rows' });
+  await expect(resend.getByTestId('upload-summary')).toBeVisible();
+  await expect(resend.getByTestId('unchanged-refusals')).toHaveCount(0);
+  await resend.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed', { timeout: 60_000 });
   await expect(page.getByText('Corrected by a later upload.')).toBeVisible();
+  // The rejected bulk's timeline names each later event by what happened, not "Rejected" three times;
+  // the correcting upload names the one it corrects by its time, not by the service's id.
+  const rejectedTimeline = page.getByRole('list', { name: /^Timeline of / }).nth(1);
+  await expect(rejectedTimeline.getByRole('listitem')).toContainText([
+    /^Rejected · /,
+    /^No donation was created · /,
+    /^Rejected rows sent again in a later upload · /,
+  ]);
+  await expect(page.getByTestId('upload-corrects')).toHaveText(/^ · corrects the upload of /);
   // The refused file created no donation; the corrected one created all three, once.
   expect(await donationsAtService(bridge)).toBe(3);
 

@@ -373,7 +373,7 @@ export class UploadEngine {
       const corrected = await this.record(validated, rows, failed.serviceId, randomUUID());
       await saveIntent(this.ctx, failed, {
         correctedByUpload: corrected.id,
-        note: `corrected by upload ${corrected.id}`,
+        note: 'rejected rows sent again in a later upload',
       });
       const problems = await this.sendGroup(corrected);
       if (gone > 0) {

@@ -87,6 +87,8 @@ export function LocationMappingStep({ headers, samples, mapping, onChange, onCon
                     label={`Field for “${header || `column ${column + 1}`}”`}
                     value={targetOfColumn(mapping, column)}
                     onChange={(e) => choose(column, e.target.value as LocationTarget | '')}
+                    // "Not used" is shown as a choice, not as an empty box under its label.
+                    slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                     sx={{ minWidth: 260 }}
                   >
                     <MenuItem value={NOT_USED}>Not used</MenuItem>
@@ -113,7 +115,9 @@ export function LocationMappingStep({ headers, samples, mapping, onChange, onCon
         <Button variant="contained" disabled={problems.length > 0} onClick={onConfirm}>
           Use this mapping
         </Button>
-        <Button onClick={onCancel}>Cancel</Button>
+        <Button variant="outlined" onClick={onCancel}>
+          Cancel
+        </Button>
       </Stack>
     </Stack>
   );

@@ -37,10 +37,12 @@ interface Props {
   keepReader?: boolean;
   /** Called as a file starts being read (to fetch what the next step needs meanwhile). */
   onReading?(): void;
+  /** Called once a read has ended: opened, failed or cancelled. */
+  onReadEnd?(): void;
 }
 
 /** Open by dialog or drag-and-drop; the file is read in a worker with a progress bar and a cancel button. */
-export function FileOpener({ onOpened, pending, keepReader = false, onReading }: Props) {
+export function FileOpener({ onOpened, pending, keepReader = false, onReading, onReadEnd }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const job = useRef<ImportJob | null>(null);
   const [progress, setProgress] = useState<{ fileName: string; fraction: number } | null>(null);
@@ -83,6 +85,7 @@ export function FileOpener({ onOpened, pending, keepReader = false, onReading }:
     } finally {
       job.current = null;
       setProgress(null);
+      onReadEnd?.();
     }
   }
 

@@ -199,6 +199,8 @@ export function MappingStep({
                         label={`Use “${header}” as`}
                         value={isMetadata ? METADATA : (target ?? NOT_USED)}
                         onChange={(e) => setTarget(header, e.target.value)}
+                        // "Not used" is shown as a choice, not as an empty box under its label.
+                        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                         sx={{ minWidth: 200 }}
                       >
                         <MenuItem value={NOT_USED}>Not used</MenuItem>
@@ -265,6 +267,7 @@ export function MappingStep({
                   ? `Suggested from “${suggestion.currencyHint.header}”.`
                   : 'Three-letter code, e.g. USD.'
             }
+            slotProps={{ inputLabel: { shrink: true } }}
             sx={{ width: 220 }}
           />
           <TextField
@@ -278,6 +281,7 @@ export function MappingStep({
               })
             }
             helperText="Optional: the service chooses one when empty."
+            slotProps={{ inputLabel: { shrink: true } }}
             sx={{ width: 260 }}
           />
           <TextField
@@ -286,7 +290,7 @@ export function MappingStep({
             label="Amounts are in"
             value={template.amountUnit}
             onChange={(e) => setTemplate({ ...template, amountUnit: e.target.value as 'major' | 'minor' })}
-            sx={{ width: 220 }}
+            sx={{ width: 360 }}
           >
             <MenuItem value="major">Units (25.50 = 25 dollars 50 cents)</MenuItem>
             <MenuItem value="minor">Cents (2550 = 25 dollars 50 cents)</MenuItem>

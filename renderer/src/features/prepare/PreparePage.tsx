@@ -58,6 +58,8 @@ export default function PreparePage() {
   const [stage, setStage] = useState<Stage>({ kind: 'home' });
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ fileName: string; bytes: Uint8Array } | null>(null);
+  /** A spreadsheet (the sample or the person's) is being fetched or read: it cannot be opened twice. */
+  const [reading, setReading] = useState(false);
   /** The saved mappings, asked for while a file is read. */
   const templatesAhead = useRef<ReturnType<(typeof desk)['templates.list']> | null>(null);
 
@@ -73,8 +75,12 @@ export default function PreparePage() {
   }, [mappingFile]);
 
   async function openSample() {
+    setReading(true);
     const result = await desk['assets.sampleSpreadsheet']();
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) {
+      setReading(false);
+      return setError(result.error.message);
+    }
     setPending({ fileName: result.value.fileName, bytes: base64ToBytes(result.value.base64) });
   }
 
@@ -266,7 +272,14 @@ export default function PreparePage() {
         <>
           <FileOpener
             onOpened={(file) => void onOpened(file)}
-            onReading={() => (templatesAhead.current = desk['templates.list']())}
+            onReading={() => {
+              setReading(true);
+              templatesAhead.current = desk['templates.list']();
+            }}
+            onReadEnd={() => {
+              setReading(false);
+              setPending(null);
+            }}
             pending={pending}
             keepReader
           />
@@ -274,9 +287,11 @@ export default function PreparePage() {
             <Typography variant="h2" sx={{ flexGrow: 1 }}>
               Workspaces
             </Typography>
-            <Button variant="text" onClick={() => void openSample()}>
-              Open the sample spreadsheet
-            </Button>
+            {!reading && (
+              <Button variant="text" onClick={() => void openSample()}>
+                Open the sample spreadsheet
+              </Button>
+            )}
           </Stack>
           <WorkspaceList onOpen={(id, repairIntentId) => void openWorkspace(id, repairIntentId)} />
         </>

@@ -32,6 +32,8 @@ import {
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
+import { withServiceRefusals, type RefusedRow } from './model/serviceRefusals';
+import { repairNoteWords } from './repairNote';
 import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
@@ -90,25 +92,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
               : null,
         })),
       );
-      const onRows = r.value.issues.filter((i) => i.rowKey !== null);
-      const rowsMarked = new Set(onRows.map((i) => i.rowKey)).size;
-      const wholeDonation = onRows.filter((i) => i.columnIndex === null).length;
-      setRepairNote(
-        `${count(r.value.issues.length, 'problem')} from the service (${
-          r.value.form === 'file' ? 'the file as a whole' : 'rows of the file'
-        })` +
-          (onRows.length
-            ? `: ${count(onRows.length, 'problem')} in ${count(rowsMarked, 'row')} ${plural(onRows.length, { one: 'is', other: 'are' })} marked on ${plural(onRows.length, { one: 'its cell', other: 'their cells' })}` +
-              (wholeDonation
-                ? ` (${plural(wholeDonation, { one: 'one', other: 'those' })} about a whole donation on the row's recipient cell)`
-                : '') +
-              '; F8 goes from one to the next.'
-            : '.') +
-          (r.value.rowsWithDonation
-            ? ` ${count(r.value.rowsWithDonation, 'row')} of that upload already ${plural(r.value.rowsWithDonation, { one: 'has', other: 'have' })} a donation and will not be sent again.`
-            : '') +
-          ' Fix them, then send the corrected rows.',
-      );
+      setRepairNote(repairNoteWords(r.value));
     });
     return () => {
       live = false;
@@ -133,6 +117,28 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     },
     [serviceErrors, serviceKeys, model.rows],
   );
+  // Rows the app's checks pass but the service refused on a cell, while that cell is unchanged. A
+  // problem about a whole donation (a partial extraction's rows not created) needs no change in the
+  // row, so it does not make the row invalid.
+  const refusedValidRows = useMemo(() => {
+    const refused: RefusedRow[] = [];
+    for (const key of serviceKeys) {
+      if (key === null) continue;
+      const result = model.resultOf(key);
+      if (!result?.ok || !serviceErrorsOf(key).some((e) => e.columnIndex !== null)) continue;
+      refused.push({
+        currencyCode: result.donation.funds.currencyCode,
+        amount: result.donation.funds.amount,
+      });
+    }
+    return refused;
+    // resultsVersion marks a change in what resultOf returns.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [serviceKeys, serviceErrorsOf, model.resultOf, model.resultsVersion]);
+  const summary = useMemo(
+    () => withServiceRefusals(model.summary.counts, model.summary.totals, refusedValidRows),
+    [model.summary.counts, model.summary.totals, refusedValidRows],
+  );
   const rowHasError = useCallback(
     (key: number) => model.isValid(key) === false || serviceErrorsOf(key).length > 0,
     // resultsVersion marks a change in what isValid returns.
@@ -148,10 +154,13 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     const byHeader = model.mapping?.template.columns ?? {};
     return model.headers.map((header) => {
       const target = byHeader[header];
+      const label = target ? targetLabel(target) : undefined;
       return {
         header,
-        target: target ? targetLabel(target) : undefined,
-        width: Math.min(260, Math.max(120, header.length * 9 + 40)),
+        target: label,
+        // Wide enough for the header and for what it is used as ("Receipt wanted (yes/no)"), in its
+        // smaller type.
+        width: Math.min(260, Math.max(120, header.length * 9 + 40, (label?.length ?? 0) * 7 + 24)),
       };
     });
   }, [model.headers, model.mapping]);
@@ -433,18 +442,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         name={model.name}
         standing={workspace.standing}
         rows={model.summary.counts.rows}
-        invalid={model.summary.counts.invalid}
+        invalid={summary.counts.invalid}
         source={model.source}
         save={model.save}
         onRename={model.rename}
         onClose={onClose}
       />
 
-      <SummaryPanel
-        counts={model.summary.counts}
-        totals={model.summary.totals}
-        largest={model.summary.largest}
-      />
+      <SummaryPanel counts={summary.counts} totals={summary.totals} largest={model.summary.largest} />
 
       {toolbar}
 
@@ -530,7 +535,9 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         <UploadDialog
           open
           workspaceId={model.id}
-          {...(repairIntentId ? { resendIntentId: repairIntentId } : {})}
+          {...(repairIntentId
+            ? { resendIntentId: repairIntentId, unchangedRefusals: refusedValidRows.length }
+            : {})}
           onClose={() => setUploadOpen(false)}
           onSent={() => {
             setUploadOpen(false);

@@ -36,6 +36,9 @@ function thisMonth(): string {
 /** The month is a UTC month, so times are shown in UTC too: an upload never seems to sit in another month. */
 const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
+/** Tables of many figures: narrower gaps between columns, so that five-digit amounts fit at 1280 px. */
+const FIGURE_TABLE = { '& th, & td': { px: 1 } };
+
 const figure = (v: { count: number; amount: number }, currencyCode: string): string =>
   `${v.count} · ${formatMinor(v.amount, currencyCode)}`;
 
@@ -162,7 +165,11 @@ export function MonthReport() {
             <Typography color="text.secondary">Nothing was sent in this month.</Typography>
           ) : (
             <>
-              <Table size="small" aria-label={`Month-end report ${report.month} per currency`}>
+              <Table
+                size="small"
+                aria-label={`Month-end report ${report.month} per currency`}
+                sx={FIGURE_TABLE}
+              >
                 <TableHead>
                   <TableRow>
                     <TableCell>Currency</TableCell>
@@ -193,7 +200,11 @@ export function MonthReport() {
               <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
                 Included above, not added again
               </Typography>
-              <Table size="small" aria-label={`Corrections and single donations in ${report.month}`}>
+              <Table
+                size="small"
+                aria-label={`Corrections and single donations in ${report.month}`}
+                sx={FIGURE_TABLE}
+              >
                 <TableHead>
                   <TableRow>
                     <TableCell>Currency</TableCell>
@@ -223,7 +234,11 @@ export function MonthReport() {
             <Typography color="text.secondary">No upload was made in this month.</Typography>
           ) : (
             <>
-              <Table size="small" aria-label={`Control totals per upload in ${report.month}`}>
+              <Table
+                size="small"
+                aria-label={`Control totals per upload in ${report.month}`}
+                sx={FIGURE_TABLE}
+              >
                 <TableHead>
                   <TableRow>
                     <TableCell>Upload</TableCell>

@@ -296,7 +296,13 @@ export default function ReconcilePage() {
                         {d.recipientId}
                       </Button>
                     </TableCell>
-                    <TableCell align="right">{formatMinor(d.amount, d.currencyCode)}</TableCell>
+                    <TableCell
+                      align="right"
+                      data-testid="donation-amount"
+                      sx={{ whiteSpace: 'nowrap', overflowWrap: 'normal !important' }}
+                    >
+                      {formatMinor(d.amount, d.currencyCode)}
+                    </TableCell>
                     <TableCell>{d.donorName ?? '—'}</TableCell>
                     <TableCell>
                       <StateWord state={d.state} />

@@ -36,12 +36,21 @@ interface Props {
   workspaceId: string;
   /** When set, this sends a corrected file for a failed intent instead of a new upload. */
   resendIntentId?: string;
+  /** Rows whose cell the service refused and that are unchanged since: sent as they are, refused again. */
+  unchangedRefusals?: number;
   onClose(): void;
   onSent(uploadId: string): void;
 }
 
 /** What will be sent, to where, with the duplicate guard's questions; then the upload with its progress. */
-export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSent }: Props) {
+export function UploadDialog({
+  open,
+  workspaceId,
+  resendIntentId,
+  unchangedRefusals = 0,
+  onClose,
+  onSent,
+}: Props) {
   const { info } = useDesk();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -172,6 +181,16 @@ export function UploadDialog({ open, workspaceId, resendIntentId, onClose, onSen
                     label="One by one (POST /donations), each result shown here; rows with errors are left out"
                   />
                 </RadioGroup>
+              )}
+              {resendIntentId && unchangedRefusals > 0 && (
+                <Alert severity="warning" data-testid="unchanged-refusals">
+                  {count(unchangedRefusals, 'row')} still{' '}
+                  {plural(unchangedRefusals, { one: 'has', other: 'have' })} the service&apos;s refusal on an
+                  unchanged cell: sent as {plural(unchangedRefusals, { one: 'it is', other: 'they are' })},
+                  the service will refuse {plural(unchangedRefusals, { one: 'it', other: 'them' })} again.
+                  Cancel and fix {plural(unchangedRefusals, { one: 'it', other: 'them' })} first (F8 goes to
+                  each).
+                </Alert>
               )}
               {preview.mappingProblems.map((p) => (
                 <Alert key={p} severity="error">

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from './totalsWords';
-import { intentErrorWords, intentStateWord } from './intentWords';
+import { intentErrorWords, intentStateWord, timelineSteps } from './intentWords';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 
@@ -37,13 +37,23 @@ const time = (iso: string) =>
 function Timeline({ intent }: { intent: IntentView }) {
   return (
     <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${intent.intentId}`}>
-      {intent.timeline.map((t, i) => (
+      {timelineSteps(intent.timeline).map((t, i) => (
         <li key={i}>
-          <strong title={t.state}>{intentStateWord(t.state)}</strong> · {time(t.at)}
+          <strong title={t.code}>{t.label}</strong> · {time(t.at)}
           {t.note ? ` · ${t.note}` : ''}
         </li>
       ))}
     </Stack>
+  );
+}
+
+/** Which upload this one corrects, by when it was made (the service's id in a tooltip). */
+function CorrectsWords({ bulkId, uploads }: { bulkId: string; uploads: UploadView[] }) {
+  const corrected = uploads.find((o) => o.intents.some((i) => i.serviceId === bulkId));
+  return (
+    <span title={`Bulk ${bulkId}`} data-testid="upload-corrects">
+      {corrected ? ` · corrects the upload of ${time(corrected.createdAt)}` : ` · corrects bulk ${bulkId}`}
+    </span>
   );
 }
 
@@ -127,7 +137,7 @@ export default function UploadsPage() {
             </Stack>
             <Typography sx={{ mt: 1 }} data-testid="upload-totals">
               {count(u.rows, 'row')}: {totalsInWords(u.totals)}
-              {u.corrects ? ` · corrects bulk ${u.corrects}` : ''}
+              {u.corrects && <CorrectsWords bulkId={u.corrects} uploads={uploads} />}
             </Typography>
             {u.stoppedReason && (
               <Alert severity="warning" sx={{ mt: 1 }}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intentErrorWords, intentStateWord } from './intentWords';
+import { intentErrorWords, intentStateWord, timelineSteps } from './intentWords';
 
 const error = {
   code: 'BULK_EXTRACTION_FAILED',
@@ -28,5 +28,31 @@ describe('a bulk in words', () => {
     expect(intentStateWord('pending')).toBe('Ready to send the file');
     expect(intentStateWord('PROCESSING')).toBe('Creating donations');
     expect(intentStateWord('ERROR')).toBe('Rejected');
+  });
+});
+
+describe('a bulk’s timeline', () => {
+  it('names a later event about the same state by what happened, not by the state again', () => {
+    const steps = timelineSteps([
+      { state: 'VALIDATING', at: '2026-11-25T08:00:00Z' },
+      { state: 'ERROR', at: '2026-11-25T08:00:03Z' },
+      { state: 'ERROR', at: '2026-11-25T08:00:03Z', note: 'no donation was created' },
+      { state: 'ERROR', at: '2026-11-25T08:01:00Z', note: 'rejected rows sent again in a later upload' },
+    ]);
+    expect(steps.map((s) => s.label)).toEqual([
+      intentStateWord('VALIDATING'),
+      'Rejected',
+      'No donation was created',
+      'Rejected rows sent again in a later upload',
+    ]);
+    expect(steps.map((s) => s.code)).toEqual(['VALIDATING', 'ERROR', 'ERROR', 'ERROR']);
+  });
+
+  it('keeps a note beside a new state', () => {
+    expect(
+      timelineSteps([{ state: 'abandoned', at: '2026-11-25T08:00:00Z', note: 'upload address expired' }]),
+    ).toEqual([
+      { label: 'Never sent', code: 'abandoned', at: '2026-11-25T08:00:00Z', note: 'upload address expired' },
+    ]);
   });
 });

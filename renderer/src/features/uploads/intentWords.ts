@@ -13,6 +13,33 @@ export function intentStateWord(state: IntentView['state']): string {
   return localStepWords[state] ?? bulkStatusWord(state);
 }
 
+/** One line of a bulk's timeline as shown. */
+export interface TimelineStep {
+  /** What happened, in words. */
+  label: string;
+  /** The service's or the app's code for the state, for a tooltip. */
+  code: string;
+  at: string;
+  /** More about it, shown after the time. */
+  note?: string;
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A bulk's timeline in words. An entry that keeps the state of the one before is a later event about
+ * it (what the error file showed, a correction sent): it is named by what happened, so the timeline
+ * does not read "Rejected, Rejected, Rejected".
+ */
+export function timelineSteps(timeline: IntentView['timeline']): TimelineStep[] {
+  return timeline.map((t, i) => {
+    const event = i > 0 && timeline[i - 1]?.state === t.state && !!t.note;
+    return event && t.note
+      ? { label: capitalised(t.note), code: t.state, at: t.at }
+      : { label: intentStateWord(t.state), code: t.state, at: t.at, ...(t.note ? { note: t.note } : {}) };
+  });
+}
+
 /**
  * Why a bulk ended in ERROR, in the app's words and counts (the service's own title and detail,
  * with its code, are kept for a tooltip): what happened, and how many rows still need sending.
