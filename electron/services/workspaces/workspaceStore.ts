@@ -21,6 +21,13 @@ import {
 import { DeskFailure } from '../../../shared/result';
 import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
 import { applyEdits } from './applyEdits';
+import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
+
+/** Told of every new workspace and every edit once it is durable (the audit trail listens). */
+export interface WorkspaceObserver {
+  created(meta: WorkspaceMeta, imported: { headers: string[]; rows: number; mapping: unknown }): void;
+  edited(id: string, version: number, changes: WorkspaceChanges): void;
+}
 
 const SNAPSHOT = 'workspace.json';
 const JOURNAL = 'journal.ndjson';
@@ -49,7 +56,13 @@ export class WorkspaceStore {
     timer: ReturnType<typeof setTimeout>;
   } | null = null;
 
-  constructor(private readonly root: string) {}
+  /** The workspace last opened or edited, kept while an observer wants each edit's old values. */
+  private held: HeldWorkspace | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly observer: WorkspaceObserver | null = null,
+  ) {}
 
   /**
    * Holds packed rows for the workspace about to be created from them, so that confirming the
@@ -157,6 +170,7 @@ export class WorkspaceStore {
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
+    this.observer?.created(meta, { headers: input.headers, rows: nextKey, mapping: input.mapping });
     return { ...meta, nextKey, version: 0 };
   }
 
@@ -188,6 +202,7 @@ export class WorkspaceStore {
       await this.writeSnapshot(workspace);
       await writeFileAtomic(join(this.dir(id), JOURNAL), '');
       this.versions.set(id, workspace.version);
+      if (this.observer) this.held = new HeldWorkspace(id, workspace);
       return workspace;
     });
   }
@@ -212,8 +227,21 @@ export class WorkspaceStore {
         );
       }
       const next = version + edits.length;
-      await appendDurable(join(this.dir(id), JOURNAL), `${JSON.stringify({ v: next, edits })}\n`);
+      // The values before, for the audit trail: from the workspace held in memory (read once).
+      let changes: WorkspaceChanges | null = null;
+      if (this.observer) {
+        if (this.held?.id !== id) this.held = new HeldWorkspace(id, await this.load(id));
+        changes = this.held.apply(edits);
+      }
+      try {
+        await appendDurable(join(this.dir(id), JOURNAL), `${JSON.stringify({ v: next, edits })}\n`);
+      } catch (e) {
+        // What is held is now ahead of the disk: read it again at the next edit.
+        this.held = null;
+        throw e;
+      }
       this.versions.set(id, next);
+      if (changes) this.observer?.edited(id, next, changes);
       const rename = edits.findLast((e) => e.op === 'rename');
       if (rename?.op === 'rename') {
         const meta = await this.readMeta(id);
@@ -240,6 +268,7 @@ export class WorkspaceStore {
       const exists = await stat(this.dir(id)).catch(() => null);
       await rm(this.dir(id), { recursive: true, force: true });
       this.versions.delete(id);
+      if (this.held?.id === id) this.held = null;
       return { deleted: exists !== null };
     });
   }
