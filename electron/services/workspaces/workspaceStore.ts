@@ -170,7 +170,12 @@ export class WorkspaceStore {
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
-    this.observer?.created(meta, { headers: input.headers, rows: nextKey, mapping: input.mapping });
+    if (this.observer) {
+      this.observer.created(meta, { headers: input.headers, rows: nextKey, mapping: input.mapping });
+      // The grid edits a new workspace at once: read it for the edits' old values now, after this
+      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows).
+      setImmediate(() => void this.hold(id).catch(() => undefined));
+    }
     return { ...meta, nextKey, version: 0 };
   }
 
@@ -249,6 +254,14 @@ export class WorkspaceStore {
         await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
       }
       return { version: next };
+    });
+  }
+
+  /** Reads the workspace into memory for the edits' old values, unless it is held already. */
+  private hold(id: string): Promise<HeldWorkspace> {
+    return this.serial(id, async () => {
+      if (this.held?.id !== id) this.held = new HeldWorkspace(id, await this.load(id)).indexRows();
+      return this.held;
     });
   }
 
