@@ -171,7 +171,10 @@ export class WorkspaceStore {
     else this.dropStaged();
     this.versions.set(id, 0);
     if (this.observer) {
-      this.observer.created(meta, { headers: input.headers, rows: nextKey, mapping: input.mapping });
+      const rowCount = staged
+        ? staged.rowCount
+        : (input.packedRows?.rowNumbers.length ?? input.rows?.length ?? 0);
+      this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
       // The grid edits a new workspace at once: read it for the edits' old values now, after this
       // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows).
       setImmediate(() => void this.hold(id).catch(() => undefined));
