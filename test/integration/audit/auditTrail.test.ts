@@ -209,7 +209,16 @@ describe('the audit trail through the services', () => {
     await call('settings.save', { environment: 'offline' });
     const created = await call('workspace.create', {
       name: 'Formula',
-      source: { fileName: '=cmd.xlsx', format: 'xlsx', sheet: 'S', headerRow: 1 },
+      source: {
+        fileName: 'formula.xlsx',
+        format: 'xlsx',
+        sheet: 'S',
+        headerRow: 1,
+        headerRowCount: 1,
+        totalsRow: null,
+        skippedBlankRows: 0,
+        warnings: [],
+      },
       headers: HEADERS,
       rows: [{ key: 1, rowNumber: 2, cells: ['', 'not money', 'USD', '=HYPERLINK("x")'] }],
       mapping: null,
