@@ -14,6 +14,8 @@ import { HEADERS, followUpload, startSandbox, type Sandbox } from '../reconcile/
 let s: Sandbox;
 let runtime: DeskRuntime;
 let person = 'ana';
+/** The declined donations of the first test's upload, in row order. */
+let declinedIds: string[] = [];
 
 async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelResponse<C>> {
   const result = await dispatch(runtime.services, channel, input, { transport: 'test' });
@@ -55,6 +57,8 @@ describe('the audit trail through the services', () => {
       { key: 2, rowNumber: 3, cells: [s.good[1]!, '20.00', 'USD', 'E2'] },
       { key: 3, rowNumber: 4, cells: [s.good[2]!, '7.50', 'EUR', 'E3'] },
       { key: 4, rowNumber: 5, cells: [s.unknownCause, '5.00', 'USD', 'E4'] },
+      { key: 5, rowNumber: 6, cells: [s.unknownCause, '3.00', 'USD', 'E5'] },
+      { key: 6, rowNumber: 7, cells: [s.unknownCause, '2.00', 'EUR', 'E6'] },
     ];
     const mapping = {
       template: {
@@ -109,13 +113,16 @@ describe('the audit trail through the services', () => {
     const bulkId = await followUpload(s, { runtime, call }, upload.uploadId);
 
     // The unknown cause is declined once the service gets to it.
-    let declined: string | undefined;
-    for (let round = 0; round < 60 && !declined; round++) {
+    for (let round = 0; round < 60 && declinedIds.length < 3; round++) {
       await s.emu.advance(120);
       const listed = await call('donations.list', { bulkIds: [bulkId] });
-      declined = listed.donations.find((d) => d.state === 'DECLINED')?.id;
+      declinedIds = listed.donations
+        .filter((d) => d.state === 'DECLINED')
+        .sort((a, b) => (a.row?.rowKey ?? 0) - (b.row?.rowKey ?? 0))
+        .map((d) => d.id);
     }
-    expect(declined).toBeDefined();
+    expect(declinedIds).toHaveLength(3);
+    const declined = declinedIds[0];
     await call('donations.dismiss', {
       donationId: declined!,
       reason: 'The cause closed; paid by cheque instead',
@@ -151,7 +158,7 @@ describe('the audit trail through the services', () => {
         fileBytes: fileBytes.length,
         sha256,
         sheet: 'Gifts',
-        rows: 4,
+        rows: 6,
         mapping,
       },
     });
@@ -166,12 +173,12 @@ describe('the audit trail through the services', () => {
       uploadId: upload.uploadId,
       environment: 'offline',
       details: {
-        rows: 4,
+        rows: 6,
         totals: expect.arrayContaining([
-          { currencyCode: 'USD', count: 3, amount: 1200 + 2000 + 500 },
-          { currencyCode: 'EUR', count: 1, amount: 750 },
+          { currencyCode: 'USD', count: 4, amount: 1200 + 2000 + 500 + 300 },
+          { currencyCode: 'EUR', count: 2, amount: 750 + 200 },
         ]),
-        files: [expect.objectContaining({ sha256: fileHash, rowNumbers: [2, 3, 4, 5] })],
+        files: [expect.objectContaining({ sha256: fileHash, rowNumbers: [2, 3, 4, 5, 6, 7] })],
       },
     });
     expect(fileHash).toMatch(/^[0-9a-f]{64}$/);
@@ -202,11 +209,73 @@ describe('the audit trail through the services', () => {
     expect(page.people).toEqual(['ana', 'ben', 'carla']);
   }, 120_000);
 
+  it('records corrections one by one and in bulk, with the declined donation and the replacement', async () => {
+    person = 'erin';
+    // Back to the Offline sandbox, where the upload's donations are.
+    await call('settings.save', { environment: 'offline' });
+    const [, oneByOne, inBulk] = declinedIds as [string, string, string];
+    const fixed = await call('donations.correct', {
+      donationId: oneByOne,
+      changes: { recipientId: s.good[3]! },
+    });
+    const made = await call('donations.fixInGrid', { donationIds: [inBulk] });
+    const workspace = await call('workspace.open', { id: made.workspaceId });
+    const recipientColumn = workspace.headers.indexOf('Recipient ID');
+    await call('workspace.edit', {
+      id: workspace.id,
+      baseVersion: workspace.version,
+      edits: [{ op: 'set', key: 0, column: recipientColumn, value: s.good[4]! }],
+    });
+    const sent = await call('donations.correctFromWorkspace', { workspaceId: workspace.id });
+    expect(sent.results[0]?.outcome).toBe('replaced');
+
+    const mine = (await call('audit.list', { filter: { person: 'erin' } })).entries.reverse();
+    // fixInGrid makes its workspace through the store, which records it as an import of its own.
+    expect(mine.map((e) => e.action)).toEqual([
+      'settings',
+      'correct',
+      'import',
+      'fix-in-grid',
+      'edit',
+      'correct-from-workspace',
+    ]);
+    const [, correct, , fixInGrid, edit, bulk] = mine;
+    expect(correct).toMatchObject({
+      donationId: oneByOne,
+      details: {
+        replacementId: fixed.replacement.id,
+        recipientId: s.good[3],
+        amount: 300,
+        currencyCode: 'USD',
+      },
+    });
+    expect(fixInGrid).toMatchObject({
+      workspaceId: workspace.id,
+      details: { donationIds: [inBulk], rows: 1 },
+    });
+    expect(edit?.details.cells).toEqual([
+      {
+        key: 0,
+        row: workspace.rows[0]?.rowNumber,
+        column: 'Recipient ID',
+        from: s.unknownCause,
+        to: s.good[4],
+      },
+    ]);
+    expect(bulk).toMatchObject({
+      workspaceId: workspace.id,
+      details: {
+        results: [{ declinedId: inBulk, outcome: 'replaced', replacementId: sent.results[0]?.replacementId }],
+      },
+    });
+    expect(
+      (await call('audit.list', { filter: { donationId: oneByOne } })).entries.map((e) => e.action),
+    ).toEqual(['correct']);
+  }, 60_000);
+
   it('records an upload the service refused, with the reason, and exports to CSV with cells neutralised', async () => {
     // A name a spreadsheet would take for a formula: neutralised in the export.
     person = '@dan';
-    // Switch back so uploads go to the Offline sandbox again.
-    await call('settings.save', { environment: 'offline' });
     const created = await call('workspace.create', {
       name: 'Formula',
       source: {
@@ -234,7 +303,7 @@ describe('the audit trail through the services', () => {
 
     const exported = await call('audit.export', { filter: { person: '@dan' }, format: 'csv' });
     const csv = Buffer.from(exported.base64, 'base64').toString('utf8');
-    expect(exported.entries).toBe(3);
+    expect(exported.entries).toBe(2);
     expect(csv).toContain(",'@dan,FINANCE-PC-7,");
     expect(csv).not.toMatch(/(^|,)@dan/m);
   }, 60_000);
