@@ -103,7 +103,6 @@ export class HeldWorkspace {
           w.name = edit.name;
           break;
       }
-      w.version++;
     }
     return changes;
   }
