@@ -377,7 +377,7 @@ function unpackSnapshot(snapshot: unknown): unknown {
   return { ...rest, rows: unpackRows(packedRows) };
 }
 
-/** The workspace with rows and cells of its own (about 30 ms at 100,000 rows; the rest is shared, read-only). */
+/** The workspace with rows and cells of its own (about 40 ms at 100,000 rows of 8 cells; the rest is shared, read-only). */
 function copyOfRows(workspace: Workspace): Workspace {
   return { ...workspace, rows: workspace.rows.map((r) => ({ ...r, cells: [...r.cells] })) };
 }
