@@ -113,3 +113,30 @@ test('the Audit view lists an import and an edit made in Prepare, filters them, 
   expect(rows.map((r) => r[6])).toEqual(['Action code', 'edit', 'import']);
   expect(rows[1]?.[8]).toBe(november);
 });
+
+test('the Audit view reads the trail a page at a time, newest first', async ({ page, bridge }) => {
+  await openApp(page, bridge, 'audit');
+  for (let i = 1; i <= 52; i++) {
+    await call(page, 'workspace.create', {
+      name: `Month ${i}`,
+      source: { fileName: `month-${i}.xlsx`, format: 'xlsx', sheet: 'S', headerRow: 1 },
+      headers: ['Cause ID'],
+      rows: [],
+      mapping: null,
+    });
+  }
+  await page.reload();
+  const entries = page.getByTestId('audit-entry');
+  await expect(page.getByTestId('audit-count')).toHaveText('Entries 1–50 of 53 entries, newest first');
+  await expect(entries).toHaveCount(50);
+  await expect(entries.first()).toContainText('“month-52.xlsx”');
+  await expect(page.getByRole('button', { name: 'Newer entries' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Older entries' }).click();
+  await expect(page.getByTestId('audit-count')).toHaveText('Entries 51–53 of 53 entries, newest first');
+  await expect(entries).toHaveCount(3);
+  await expect(entries.nth(1)).toContainText('“month-1.xlsx”');
+  await expect(entries.nth(2)).toContainText('Changed settings');
+  await expect(page.getByRole('button', { name: 'Older entries' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Newer entries' }).click();
+  await expect(entries.first()).toContainText('“month-52.xlsx”');
+});
