@@ -6,6 +6,7 @@ import { count } from '../i18n';
 export const AUDIT_ACTION_WORDS: Record<string, string> = {
   import: 'Imported a file',
   edit: 'Edited cells',
+  'delete-workspace': 'Deleted a workspace',
   upload: 'Sent an upload',
   resend: 'Sent a repaired upload',
   correct: 'Corrected a declined donation',
@@ -92,6 +93,8 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
       if (renamed) out.push(`renamed ${quoted(renamed.from)} → ${quoted(renamed.to)}`);
       return out.join(' · ') || 'No cell changed';
     }
+    case 'delete-workspace':
+      return `${quoted(d.name)} (from ${quoted(d.fileName)})`;
     case 'upload':
     case 'resend': {
       const files = asArray<{ sha256: string }>(d.files);

@@ -21,6 +21,7 @@ export type AuditFilter = z.infer<typeof auditFilterSchema>;
 export const auditActions = [
   'import',
   'edit',
+  'delete-workspace',
   'upload',
   'resend',
   'correct',

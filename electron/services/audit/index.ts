@@ -61,6 +61,13 @@ export function createAuditServices(options: {
         },
       );
     },
+    deleted(meta) {
+      trail.recordDone(
+        'delete-workspace',
+        { workspaceId: meta.id },
+        { name: meta.name, fileName: meta.source.fileName, counts: meta.counts, state: meta.state },
+      );
+    },
   };
 
   const handlers = {

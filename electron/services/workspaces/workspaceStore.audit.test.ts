@@ -16,11 +16,13 @@ afterEach(async () => {
 function observed() {
   const created: Array<{ id: string; rows: number }> = [];
   const edited: Array<{ id: string; version: number; changes: WorkspaceChanges }> = [];
+  const deleted: string[] = [];
   const observer: WorkspaceObserver = {
     created: (meta, imported) => created.push({ id: meta.id, rows: imported.rows }),
     edited: (id, version, changes) => edited.push({ id, version, changes }),
+    deleted: (meta) => deleted.push(meta.name),
   };
-  return { created, edited, store: new WorkspaceStore(root, observer) };
+  return { created, edited, deleted, store: new WorkspaceStore(root, observer) };
 }
 
 const input = {
@@ -56,6 +58,10 @@ describe('WorkspaceStore with an observer (the audit trail)', () => {
     // A new process: the first edit reads the workspace (snapshot and journal) from disk.
     const again = observed();
     await again.store.edit(meta.id, 1, [{ op: 'set', key: 1, column: 1, value: '30.00' }]);
+    await again.store.delete(meta.id);
+    await again.store.delete(meta.id);
+    // Told once: the second found nothing to delete.
+    expect(again.deleted).toEqual(['Gifts']);
     expect(again.edited[0]?.changes.cells).toEqual([
       { key: 1, row: 3, column: 'Amount', from: '25.00', to: '30.00' },
     ]);

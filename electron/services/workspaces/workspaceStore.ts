@@ -27,6 +27,7 @@ import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
 export interface WorkspaceObserver {
   created(meta: WorkspaceMeta, imported: { headers: string[]; rows: number; mapping: unknown }): void;
   edited(id: string, version: number, changes: WorkspaceChanges): void;
+  deleted(meta: WorkspaceMeta): void;
 }
 
 const SNAPSHOT = 'workspace.json';
@@ -283,9 +284,11 @@ export class WorkspaceStore {
   delete(id: string): Promise<{ deleted: boolean }> {
     return this.serial(id, async () => {
       const exists = await stat(this.dir(id)).catch(() => null);
+      const meta = this.observer ? await this.readMeta(id).catch(() => null) : null;
       await rm(this.dir(id), { recursive: true, force: true });
       this.versions.delete(id);
       if (this.held?.id === id) this.held = null;
+      if (meta) this.observer?.deleted(meta);
       return { deleted: exists !== null };
     });
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesk, type DeskRuntime } from '../../../electron/services';
 import { closeDatabase, databaseOf } from '../../../electron/services/db/deskDatabase';
@@ -271,6 +271,26 @@ describe('the audit trail through the services', () => {
     expect(
       (await call('audit.list', { filter: { donationId: oneByOne } })).entries.map((e) => e.action),
     ).toEqual(['correct']);
+
+    // A single donation from the form, sent twice (the second answers the same donation), and the
+    // corrections workspace deleted.
+    const form = {
+      clientRef: randomUUID(),
+      form: { fields: { recipientId: s.good[0]!, amount: '50.00', currencyCode: 'USD' }, metadata: [] },
+    };
+    const single = await call('donations.create', form);
+    expect((await call('donations.create', form)).created).toBe(false);
+    await call('workspace.delete', { id: workspace.id });
+    const latest = (await call('audit.list', { filter: { person: 'erin' }, limit: 2 })).entries;
+    expect(latest).toMatchObject([
+      { action: 'delete-workspace', workspaceId: workspace.id, details: { name: made.name } },
+      {
+        action: 'single-donation',
+        donationId: single.donation.id,
+        details: { outcome: 'created', amount: 5000, currencyCode: 'USD', recipientId: s.good[0] },
+      },
+    ]);
+    expect((await call('audit.list', { filter: { donationId: single.donation.id } })).total).toBe(1);
   }, 60_000);
 
   it('records an upload the service refused, with the reason, and exports to CSV with cells neutralised', async () => {
