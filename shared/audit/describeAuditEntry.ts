@@ -32,6 +32,23 @@ export function environmentWord(id: string): string {
   return ENVIRONMENT_WORDS[id] ?? id;
 }
 
+const SETTING_WORDS: Record<string, string> = {
+  baseUrl: 'service address',
+  tokenUrl: 'token address',
+  programDomain: 'program domain',
+  clientId: 'client id',
+  clientSecret: 'client secret',
+};
+
+/** "sandbox.clientId" → "Sandbox client id"; "firstRunDone" → "Welcome page done". */
+export function settingWord(setting: string): string {
+  if (setting === 'environment') return 'Environment';
+  if (setting === 'firstRunDone') return 'Welcome page done';
+  const [environment, key] = setting.split('.');
+  if (!environment || !key) return setting;
+  return `${environmentWord(environment)} ${SETTING_WORDS[key] ?? key}`;
+}
+
 type Totals = Array<{ currencyCode: string; count: number; amount: number }>;
 
 const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
@@ -117,11 +134,12 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
     case 'settings':
       return asArray<{ setting: string; from?: unknown; to?: unknown; change?: string }>(d.changes)
         .map((c) => {
-          if (c.change) return `${c.setting} ${c.change}`;
+          if (c.change) return `${settingWord(c.setting)} ${c.change}`;
           if (c.setting === 'environment') {
-            return `environment ${environmentWord(text(c.from))} → ${environmentWord(text(c.to))}`;
+            return `Environment ${environmentWord(text(c.from))} → ${environmentWord(text(c.to))}`;
           }
-          return `${c.setting} ${quoted(c.from)} → ${quoted(c.to)}`;
+          if (typeof c.to === 'boolean') return `${settingWord(c.setting)}: ${c.to ? 'yes' : 'no'}`;
+          return `${settingWord(c.setting)} ${quoted(c.from)} → ${quoted(c.to)}`;
         })
         .join('; ');
     default:

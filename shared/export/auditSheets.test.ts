@@ -56,7 +56,20 @@ describe('describeAuditEntry', () => {
           },
         }),
       ),
-    ).toBe('environment Sandbox → Production; production.clientSecret replaced');
+    ).toBe('Environment Sandbox → Production; Production client secret replaced');
+    expect(
+      describeAuditEntry(
+        entry({
+          action: 'settings',
+          details: {
+            changes: [
+              { setting: 'sandbox.baseUrl', from: '', to: 'https://api.example.org' },
+              { setting: 'firstRunDone', from: false, to: true },
+            ],
+          },
+        }),
+      ),
+    ).toBe('Sandbox service address (empty) → “https://api.example.org”; Welcome page done: yes');
   });
 });
 
