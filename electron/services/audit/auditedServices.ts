@@ -26,6 +26,8 @@ type Audit<C extends ChannelName> = {
   environment?(output: ChannelResponse<C>): string;
   /** Record refused attempts too (those that move money). */
   failures?: boolean;
+  /** What the refused attempt asked for, beside the error. */
+  asked?(input: ChannelInput<C>): Record<string, unknown>;
 };
 
 /**
@@ -49,6 +51,7 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
         if (how.failures) {
           const error = e as { code?: unknown; message?: unknown };
           trail.recordDone(how.action, how.subject(input), {
+            ...how.asked?.(input),
             outcome: 'failed',
             error: {
               code: typeof error.code === 'string' ? error.code : 'INTERNAL',
@@ -105,6 +108,7 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
   audit('upload.resend', {
     action: 'resend',
     failures: true,
+    asked: (input) => ({ correctsIntent: input.intentId }),
     subject: (_input, output) => ({ workspaceId: output?.upload.workspaceId, uploadId: output?.uploadId }),
     details: (input, output) => ({
       ...uploadDetails(output.uploadId, output.upload),
@@ -117,6 +121,7 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
   audit('donations.correct', {
     action: 'correct',
     failures: true,
+    asked: (input) => ({ changes: input.changes }),
     subject: (input) => ({ donationId: input.donationId }),
     details: (input, output) => ({
       outcome: 'replaced',
@@ -151,6 +156,7 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
   audit('donations.create', {
     action: 'single-donation',
     failures: true,
+    asked: (input) => ({ fields: input.form.fields }),
     subject: (_input, output) => ({ donationId: output?.donation.id }),
     // Sending the same form again answers the donation already made: nothing new happened.
     details: (_input, output) =>

@@ -214,6 +214,11 @@ describe('the audit trail through the services', () => {
     // Back to the Offline sandbox, where the upload's donations are.
     await call('settings.save', { environment: 'offline' });
     const [, oneByOne, inBulk] = declinedIds as [string, string, string];
+    // A correction the app refuses is recorded with what was asked and why.
+    const refused = await call('donations.correct', { donationId: oneByOne, changes: { amount: -5 } }).catch(
+      (e: DeskFailure) => e,
+    );
+    expect(refused).toMatchObject({ code: 'INVALID_DONATION' });
     const fixed = await call('donations.correct', {
       donationId: oneByOne,
       changes: { recipientId: s.good[3]! },
@@ -234,12 +239,17 @@ describe('the audit trail through the services', () => {
     expect(mine.map((e) => e.action)).toEqual([
       'settings',
       'correct',
+      'correct',
       'import',
       'fix-in-grid',
       'edit',
       'correct-from-workspace',
     ]);
-    const [, correct, , fixInGrid, edit, bulk] = mine;
+    const [, failed, correct, , fixInGrid, edit, bulk] = mine;
+    expect(failed).toMatchObject({
+      donationId: oneByOne,
+      details: { outcome: 'failed', changes: { amount: -5 }, error: { code: 'INVALID_DONATION' } },
+    });
     expect(correct).toMatchObject({
       donationId: oneByOne,
       details: {
@@ -270,7 +280,7 @@ describe('the audit trail through the services', () => {
     });
     expect(
       (await call('audit.list', { filter: { donationId: oneByOne } })).entries.map((e) => e.action),
-    ).toEqual(['correct']);
+    ).toEqual(['correct', 'correct']);
 
     // A single donation from the form, sent twice (the second answers the same donation), and the
     // corrections workspace deleted.
