@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { DeskDatabase } from '../db/deskDatabase';
-import { MIGRATIONS } from '../db/schema';
+import { MIGRATIONS, SCHEMA_VERSION } from '../db/schema';
 import { AuditStore, type NewAuditEntry } from './auditStore';
 import { AuditTrail } from './auditTrail';
 
@@ -60,7 +60,7 @@ describe('the audit table', () => {
     expect(only).toMatchObject({ person: 'ana', details: { cells: [{ from: '10', to: '12' }] } });
   });
 
-  it('is added by migration 2 to a database made at version 1, which keeps its rows', async () => {
+  it('is added by its migration to a database made at version 1, which keeps its rows', async () => {
     db.close();
     const old = await mkdtemp(join(tmpdir(), 'dd-audit-v1-'));
     try {
@@ -71,7 +71,7 @@ describe('the audit table', () => {
       raw.exec("INSERT INTO imported (source, at, detail) VALUES ('ledger', 'then', '{}')");
       raw.close();
       const upgraded = DeskDatabase.open(old);
-      expect(upgraded.schemaVersion()).toBe(2);
+      expect(upgraded.schemaVersion()).toBe(SCHEMA_VERSION);
       expect(upgraded.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(1);
       new AuditStore(upgraded).insert(entry());
       expect(new AuditStore(upgraded).page({}).total).toBe(1);
