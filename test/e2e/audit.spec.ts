@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
 import type { Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { expect, grid, openApp, retype, seriousViolations, test } from './fixtures';
@@ -88,8 +89,12 @@ test('the Audit view lists an import and an edit made in Prepare, filters them, 
   await expect(page.getByTestId('audit-count')).toHaveText('No entry matches these filters.');
   await expect(page.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
   await page.getByLabel('From (UTC)').fill('');
+  // And by person: the bridge runs as this computer's user.
+  await page.getByLabel('Person').click();
+  await page.getByRole('option', { name: userInfo().username, exact: true }).click();
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(entries).toHaveCount(2);
+  await expect(entries.first()).toContainText(hostname());
 
   // The export holds what the filter shows.
   const [csvDownload] = await Promise.all([

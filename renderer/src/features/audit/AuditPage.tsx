@@ -153,6 +153,8 @@ export default function AuditPage() {
             value={form.person}
             onChange={(e) => setForm({ ...form, person: e.target.value })}
             sx={{ minWidth: 160 }}
+            // "Everyone" shows when no one is chosen.
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           >
             <MenuItem value="">Everyone</MenuItem>
             {(page?.people ?? []).map((p) => (
