@@ -38,7 +38,19 @@ const COLUMNS =
  * newest first, a page at a time, with the filters as SQL conditions on indexed columns.
  */
 export class AuditStore {
-  constructor(private readonly db: DeskDatabase) {}
+  private readonly database: () => DeskDatabase;
+
+  /**
+   * Given the database, or how to open it: opened at the first entry or read, so that a damaged
+   * database is reported by the call that needs it, as every other store does, not at start-up.
+   */
+  constructor(db: DeskDatabase | (() => DeskDatabase)) {
+    this.database = typeof db === 'function' ? db : () => db;
+  }
+
+  private get db(): DeskDatabase {
+    return this.database();
+  }
 
   /** Writes one entry, durable when this returns (its own transaction, or the caller's). */
   insert(entry: NewAuditEntry): number {

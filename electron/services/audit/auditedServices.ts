@@ -235,9 +235,15 @@ export function settingsChanges(
 /** The ledger's record of an upload, read from the same database. */
 export function uploadGroupReader(read: (id: string) => string | undefined) {
   return (uploadId: string): LedgerGroup | undefined => {
-    const body = read(uploadId);
-    if (!body) return undefined;
-    const parsed = ledgerGroupSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
+    // Called once the upload is done: a record that cannot be read leaves the entry without the
+    // row numbers and file sizes (the rows, totals and hashes come from the answer), never fails it.
+    try {
+      const body = read(uploadId);
+      if (!body) return undefined;
+      const parsed = ledgerGroupSchema.safeParse(JSON.parse(body));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
   };
 }

@@ -19,11 +19,12 @@ export function createAuditServices(options: {
   identity: DeskIdentity;
   environment: () => string;
 }) {
-  const db = databaseOf(options.dataDir);
+  // Opened when first needed (shared with the other stores of the data folder).
+  const db = () => databaseOf(options.dataDir);
   const store = new AuditStore(db);
   const trail = new AuditTrail(store, options.identity, options.environment);
   const uploadGroup = uploadGroupReader(
-    (id) => db.get<{ body: string }>('SELECT body FROM ledger_group WHERE id = ?', id)?.body,
+    (id) => db().get<{ body: string }>('SELECT body FROM ledger_group WHERE id = ?', id)?.body,
   );
 
   const workspaceObserver: WorkspaceObserver = {
