@@ -4,6 +4,7 @@ import { startDesk } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
 import { packageRoot, packageVersion } from '../services/appPaths';
 import { startBridge } from './server';
+import { osIdentity } from '../services/audit/identity';
 
 const usage = `Usage: npm run web [-- --port N] [--data-dir DIR] [--env offline|sandbox|production|custom]
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       assetsDir: join(root, 'assets'),
       secretBox: null,
       openExternal: async () => undefined,
+      identity: osIdentity(process.env),
       env: process.env,
     },
     { overrides: values.env ? { environment: values.env } : {} },

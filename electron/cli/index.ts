@@ -8,6 +8,7 @@ import './commands/locations';
 import './commands/donations';
 import './commands/report';
 import './commands/db';
+import './commands/audit';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

@@ -5,6 +5,7 @@ type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { startDesk, type DeskRuntime } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
 import { DeskFailure } from '../../shared/result';
+import { osIdentity } from '../services/audit/identity';
 
 /** Exit codes, documented in the README and in `--help`. */
 export const EXIT = {
@@ -158,6 +159,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           assetsDir: join(io.root, 'assets'),
           secretBox: null,
           openExternal: async () => undefined,
+          identity: osIdentity(io.env),
           env: io.env,
         },
         {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseMappingTemplate, suggestMapping, type MappingTemplate } from '../../shared/mapping';
@@ -10,6 +11,9 @@ export interface SheetInput {
   template: MappingTemplate;
   /** True when no --mapping was given and the columns were matched automatically. */
   suggested: boolean;
+  /** The file's size and SHA-256 (hex), for the audit trail's import entry. */
+  fileBytes: number;
+  sha256: string;
 }
 
 /**
@@ -51,5 +55,6 @@ export async function readSheetInput(
   template ??= suggestMapping(sheet.headers, {
     samples: sheet.rows.slice(0, 50).map((r) => r.cells),
   }).template;
-  return { fileName: basename(file), sheet, template, suggested };
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { fileName: basename(file), sheet, template, suggested, fileBytes: bytes.length, sha256 };
 }

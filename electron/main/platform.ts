@@ -4,6 +4,7 @@ import { resolveDataDir } from '../services/dataDir';
 import type { PlatformAdapter, SecretBox } from '../services/platform';
 import { isAllowedExternalUrl } from '../services/externalUrl';
 import { DeskFailure } from '../../shared/result';
+import { osIdentity } from '../services/audit/identity';
 
 /**
  * Where settings, workspaces and the ledger live: `--data-dir`, then `DONATION_DESK_HOME`, then
@@ -76,6 +77,7 @@ export function createElectronPlatform(options: ElectronPlatformOptions): Platfo
     appVersion: app.getVersion(),
     assetsDir: assetsDirFor(app.isPackaged, process.resourcesPath, app.getAppPath()),
     secretBox: createSecretBox(safeStorage, process.platform),
+    identity: osIdentity(),
     openExternal: (url) => openExternalIfAllowed(url, options.programUrl),
     notify(title, body) {
       if (Notification.isSupported()) new Notification({ title, body }).show();

@@ -18,6 +18,7 @@ import { createReconcileServices } from './reconcile';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './sandboxClock';
 import { count } from '../../shared/i18n';
+import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
 export interface DeskRuntime {
@@ -26,6 +27,8 @@ export interface DeskRuntime {
   settings: SettingsService;
   environments: Environments;
   workspaces: WorkspaceStore;
+  /** Who did what: every import, edit, upload, correction, dismissal and settings change. */
+  audit: AuditTrail;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -83,7 +86,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
-  const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'));
+  const audit = createAuditServices({
+    dataDir: platform.dataDir,
+    identity: platform.identity ?? osIdentity(env),
+    environment: () => settings.environment(),
+  });
+  const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'), audit.workspaceObserver);
   const templates = new TemplateStore(platform.dataDir);
   const fetchOption = options.fetchImpl ? { fetchImpl: options.fetchImpl } : {};
   // Open donations are refreshed every few minutes in the app; a CLI run only reads on demand.
@@ -117,7 +125,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
   const uploadsIfReadable = () => upload.uploadsSoFar().catch(() => null);
 
-  const services: Services = {
+  const handlers: Services = {
     'app.info': async () => ({
       name: 'Donation Desk',
       version: platform.appVersion,
@@ -207,7 +215,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     ...search.handlers,
     ...locations.handlers,
     ...reconcile.handlers,
+    ...audit.handlers,
   };
+  const services = auditedServices(handlers, {
+    trail: audit.trail,
+    settings: () => settings.publicSettings(),
+    uploadGroup: audit.uploadGroup,
+  });
   upload.resume();
 
   return {
@@ -216,6 +230,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     settings,
     environments,
     workspaces,
+    audit: audit.trail,
     close: async () => {
       await upload.close();
       await reconcile.close();

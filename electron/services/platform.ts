@@ -1,3 +1,5 @@
+import type { DeskIdentity } from './audit/identity';
+
 /**
  * What only the host (Electron, the local bridge, the CLI) can provide. Services receive it at
  * start-up and never import `electron` themselves, so the same code runs in every mode and in tests.
@@ -24,6 +26,11 @@ export interface PlatformAdapter {
   openExternal(url: string): Promise<void>;
   /** A desktop notification, where the host has them. */
   notify?(title: string, body: string): void;
+  /**
+   * Who is using the app, for the audit trail: the operating system's user and computer names
+   * (osIdentity) unless the host knows better. Read when each entry is written.
+   */
+  identity?: DeskIdentity;
   /** Environment variables to read credentials from (defaults to none). */
   env?: Record<string, string | undefined>;
 }

@@ -6,3 +6,4 @@ export * from './environment';
 export type { DeskApi } from './api';
 export * from './workspace';
 export * from './packedRows';
+export * from './auditChannels';

@@ -53,6 +53,12 @@ export const workspaceSourceSchema = z.object({
     .default(null),
   skippedBlankRows: z.number().int().nonnegative().default(0),
   warnings: z.array(z.string()).default([]),
+  /** The file's size in bytes and SHA-256 (hex) as read, for the audit trail; absent for rows made in the app. */
+  fileBytes: z.number().int().nonnegative().optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type WorkspaceSource = z.infer<typeof workspaceSourceSchema>;
 

@@ -1,7 +1,7 @@
 import { test, expect, openApp, seriousViolations } from './fixtures';
 import { startBridgeProcess } from './bridgeProcess';
 
-const areaNames = ['Prepare', 'Uploads', 'Reconcile', 'Search', 'Locations', 'Settings'];
+const areaNames = ['Prepare', 'Uploads', 'Reconcile', 'Search', 'Locations', 'Audit', 'Settings'];
 
 test('a newcomer lands on the welcome page and can start on the Offline sandbox', async ({
   page,

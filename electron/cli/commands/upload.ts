@@ -150,7 +150,11 @@ ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not 
       ctx.io.err('Name the spreadsheet to upload: donation-desk upload FILE');
       return EXIT.usage;
     }
-    const { sheet, template } = await readSheetInput(file, parsed.values.mapping, parsed.values.sheet);
+    const { sheet, template, fileBytes, sha256 } = await readSheetInput(
+      file,
+      parsed.values.mapping,
+      parsed.values.sheet,
+    );
     const desk = await ctx.runtime();
     const workspace = await desk.workspaces.create({
       name: basename(file),
@@ -163,6 +167,8 @@ ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not 
         totalsRow: sheet.totalsRow ?? null,
         skippedBlankRows: sheet.skippedBlankRows,
         warnings: sheet.warnings,
+        fileBytes,
+        sha256,
       },
       headers: sheet.headers,
       // Keys from 1, so every reference value reads back as a row (0 is not one).

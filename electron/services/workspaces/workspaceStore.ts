@@ -21,6 +21,14 @@ import {
 import { DeskFailure } from '../../../shared/result';
 import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
 import { applyEdits } from './applyEdits';
+import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
+
+/** Told of every new workspace and every edit once it is durable (the audit trail listens). */
+export interface WorkspaceObserver {
+  created(meta: WorkspaceMeta, imported: { headers: string[]; rows: number; mapping: unknown }): void;
+  edited(id: string, version: number, changes: WorkspaceChanges): void;
+  deleted(meta: WorkspaceMeta): void;
+}
 
 const SNAPSHOT = 'workspace.json';
 const JOURNAL = 'journal.ndjson';
@@ -49,7 +57,13 @@ export class WorkspaceStore {
     timer: ReturnType<typeof setTimeout>;
   } | null = null;
 
-  constructor(private readonly root: string) {}
+  /** The workspace last opened or edited, kept while an observer wants each edit's old values. */
+  private held: HeldWorkspace | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly observer: WorkspaceObserver | null = null,
+  ) {}
 
   /**
    * Holds packed rows for the workspace about to be created from them, so that confirming the
@@ -157,6 +171,15 @@ export class WorkspaceStore {
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
+    if (this.observer) {
+      const rowCount = staged
+        ? staged.rowCount
+        : (input.packedRows?.rowNumbers.length ?? input.rows?.length ?? 0);
+      this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
+      // The grid edits a new workspace at once: read it for the edits' old values now, after this
+      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows).
+      setImmediate(() => void this.hold(id).catch(() => undefined));
+    }
     return { ...meta, nextKey, version: 0 };
   }
 
@@ -188,6 +211,8 @@ export class WorkspaceStore {
       await this.writeSnapshot(workspace);
       await writeFileAtomic(join(this.dir(id), JOURNAL), '');
       this.versions.set(id, workspace.version);
+      // A copy of its own: the workspace returned here must not change under its reader's feet.
+      if (this.observer) this.held = new HeldWorkspace(id, copyOfRows(workspace));
       return workspace;
     });
   }
@@ -212,8 +237,21 @@ export class WorkspaceStore {
         );
       }
       const next = version + edits.length;
-      await appendDurable(join(this.dir(id), JOURNAL), `${JSON.stringify({ v: next, edits })}\n`);
+      // The values before, for the audit trail: from the workspace held in memory (read once).
+      let changes: WorkspaceChanges | null = null;
+      if (this.observer) {
+        if (this.held?.id !== id) this.held = new HeldWorkspace(id, await this.load(id));
+        changes = this.held.apply(edits);
+      }
+      try {
+        await appendDurable(join(this.dir(id), JOURNAL), `${JSON.stringify({ v: next, edits })}\n`);
+      } catch (e) {
+        // What is held is now ahead of the disk: read it again at the next edit.
+        this.held = null;
+        throw e;
+      }
       this.versions.set(id, next);
+      if (changes) this.observer?.edited(id, next, changes);
       const rename = edits.findLast((e) => e.op === 'rename');
       if (rename?.op === 'rename') {
         const meta = await this.readMeta(id);
@@ -221,6 +259,14 @@ export class WorkspaceStore {
         await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
       }
       return { version: next };
+    });
+  }
+
+  /** Reads the workspace into memory for the edits' old values, unless it is held already. */
+  private hold(id: string): Promise<HeldWorkspace> {
+    return this.serial(id, async () => {
+      if (this.held?.id !== id) this.held = new HeldWorkspace(id, await this.load(id)).indexRows();
+      return this.held;
     });
   }
 
@@ -238,8 +284,11 @@ export class WorkspaceStore {
   delete(id: string): Promise<{ deleted: boolean }> {
     return this.serial(id, async () => {
       const exists = await stat(this.dir(id)).catch(() => null);
+      const meta = this.observer ? await this.readMeta(id).catch(() => null) : null;
       await rm(this.dir(id), { recursive: true, force: true });
       this.versions.delete(id);
+      if (this.held?.id === id) this.held = null;
+      if (meta) this.observer?.deleted(meta);
       return { deleted: exists !== null };
     });
   }
@@ -329,4 +378,9 @@ function unpackSnapshot(snapshot: unknown): unknown {
   if (!isPackedRows(packedRows))
     throw new DeskFailure('DAMAGED_WORKSPACE', 'This workspace file is damaged.');
   return { ...rest, rows: unpackRows(packedRows) };
+}
+
+/** The workspace with rows and cells of its own (about 40 ms at 100,000 rows of 8 cells; the rest is shared, read-only). */
+function copyOfRows(workspace: Workspace): Workspace {
+  return { ...workspace, rows: workspace.rows.map((r) => ({ ...r, cells: [...r.cells] })) };
 }

@@ -23,6 +23,7 @@ const ReconcilePage = lazy(() => import('../features/reconcile/ReconcilePage'));
 const UploadsPage = lazy(() => import('../features/uploads/UploadsPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
+const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 
 function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 'welcome') => void }) {
   switch (area) {
@@ -40,6 +41,8 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
       return <SearchPage />;
     case 'locations':
       return <LocationsPage />;
+    case 'audit':
+      return <AuditPage />;
     default: {
       const meta = areas.find((a) => a.id === area);
       return <AreaPage title={meta?.label ?? area} description={meta?.description ?? ''} />;

@@ -14,6 +14,7 @@ export const areas = [
   },
   { id: 'search', label: 'Search', description: 'Find giving opportunities and causes.' },
   { id: 'locations', label: 'Locations', description: 'Locations with their contacts and tags.' },
+  { id: 'audit', label: 'Audit', description: 'Who did what and when: the audit trail.' },
   { id: 'settings', label: 'Settings', description: 'Environment, addresses and credentials.' },
 ] as const;
 

@@ -19,6 +19,7 @@ import { count } from '../../../../shared/i18n';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
+import { fileDigest } from '../audit/fileDigest';
 import type { PreparedChecks } from './import/importClient';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
@@ -164,6 +165,8 @@ export default function PreparePage() {
     }
     // The rows go to main packed, as bytes (far cheaper than 100,000 objects), sent ahead while the
     // mapping showed; sent again here only if main no longer holds them.
+    // The file's size and SHA-256 go with the import into the audit trail.
+    const digest = await fileDigest(file.bytes);
     const details = {
       name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
       source: {
@@ -175,6 +178,7 @@ export default function PreparePage() {
         totalsRow: result.totalsRow ?? null,
         skippedBlankRows: result.skippedBlankRows,
         warnings: result.warnings,
+        ...digest,
       },
       headers: result.headers,
       mapping: full as unknown as Record<string, unknown>,
