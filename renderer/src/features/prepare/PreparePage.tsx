@@ -16,6 +16,7 @@ import {
 import { emptyTemplate, parseWorkspaceMapping, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
 import { count } from '../../../../shared/i18n';
+import { workspaceNameFor } from '../../../../shared/spreadsheet/sourceNames';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
@@ -165,7 +166,7 @@ export default function PreparePage() {
     // The rows go to main packed, as bytes (far cheaper than 100,000 objects), sent ahead while the
     // mapping showed; sent again here only if main no longer holds them.
     const details = {
-      name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
+      name: workspaceNameFor({ fileName: file.fileName, format: result.format, sheet: result.sheet }),
       source: {
         fileName: file.fileName,
         format: result.format,
