@@ -45,6 +45,21 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
     timeout: 60_000,
   });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed');
+  // The file is named by what a person knows; the service's id is in a tooltip and can be copied.
+  const file = page.getByTestId('intent-name').first();
+  await expect(file).toContainText('sample-donations (November)');
+  await expect(page.getByTestId('intent-sent').first()).toHaveText(/^Sent .+ · Offline sandbox$/);
+  const serviceId = (await file.getAttribute('data-service-id')) ?? '';
+  expect(serviceId).not.toBe('');
+  await expect(page.getByRole('table', { name: 'Files of this upload' }).first()).not.toContainText(
+    serviceId,
+  );
+  await file.hover();
+  await expect(page.getByRole('tooltip')).toHaveText(`The service’s id for this file: ${serviceId}`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: `Copy the service’s id ${serviceId}` }).click();
+  await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serviceId);
   expect(await seriousViolations(page), 'axe on Uploads').toEqual([]);
   expect(await donationsAtService(bridge)).toBe(39);
 
