@@ -25,7 +25,9 @@ describe('naming a workspace after its file', () => {
 
   it('goes by the format the file was read as, not its extension', () => {
     // A CSV saved with an .xls name is read as CSV: it still has no sheet of its own.
-    expect(workspaceNameFor({ fileName: 'export.xls', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe('export');
+    expect(workspaceNameFor({ fileName: 'export.xls', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe(
+      'export',
+    );
     expect(workspaceNameFor({ fileName: 'gifts', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe('gifts');
     expect(workspaceNameFor({ fileName: '.csv', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe('.csv');
   });

@@ -100,9 +100,7 @@ fastTest(
     await expect(page.getByTestId('upload-state').nth(1)).toHaveText('Corrected');
 
     await page.goto(`${bridge.origin}/#/prepare`);
-    await expect(workspaceRow(page, 'partial').getByTestId('workspace-standing')).toHaveText(
-      'Corrected',
-    );
+    await expect(workspaceRow(page, 'partial').getByTestId('workspace-standing')).toHaveText('Corrected');
   },
 );
 
@@ -128,9 +126,7 @@ fastTest('an uploaded workspace is listed as uploaded, not as ready to upload', 
   await dialog.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('intent-state').first()).toHaveText('Processed', { timeout: 60_000 });
   await page.goto(`${bridge.origin}/#/prepare`);
-  await expect(workspaceRow(page, 'november').getByTestId('workspace-standing')).toHaveText(
-    'Uploaded',
-  );
+  await expect(workspaceRow(page, 'november').getByTestId('workspace-standing')).toHaveText('Uploaded');
   await expect(workspaceRow(page, 'november')).toContainText('processed by the service');
   await workspaceRow(page, 'november')
     .getByRole('link', { name: /See the upload of/ })
