@@ -69,6 +69,13 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   await page.getByRole('button', { name: 'Upload…' }).click();
   const again = page.getByRole('dialog', { name: 'Upload to the giving service' });
   await expect(again).toContainText('39 rows already went out');
+  // The earlier file is named by when it went out; the service's id only in the tooltip.
+  await expect(again.getByTestId('duplicate-example')).toHaveText(/^row \d+, sent \S.+$/);
+  await expect(again.getByTestId('duplicate-example')).toHaveAttribute(
+    'title',
+    `The service’s id for the earlier file: ${serviceId}`,
+  );
+  await expect(again).not.toContainText(serviceId);
   await expect(again.getByRole('button', { name: 'Send' })).toBeDisabled();
   await again.getByRole('button', { name: 'Cancel' }).click();
 });
