@@ -67,11 +67,26 @@ describe('checkFile', () => {
       gift(1100, 'd@x.com'),
       gift(100000, 'e@x.com'),
     ];
-    const issues = checkFile(rows);
+    const issues = checkFile(rows, { locale: 'en-US' });
     expect(issues).toEqual([
       expect.objectContaining({ row: 4, code: 'AMOUNT_UNUSUALLY_HIGH', field: 'funds.amount' }),
     ]);
-    expect(issues[0]?.message).toContain('1000.00 USD');
+    // Amounts as people write them, as everywhere else in the app; not the raw "1000.00 USD".
+    expect(issues[0]?.message).toBe(
+      "Amount $1,000.00 in row 5 is at least 10 times this file's usual USD amount ($11.00). Check for a missing decimal point.",
+    );
+    expect(checkFile(rows, { locale: 'de-DE' })[0]?.message).toMatch(/^Amount 1\.000,00\s\$ in row 5/);
+  });
+
+  it('writes each currency with its own digits in the warning', () => {
+    const yen = (amount: number, email: string) => {
+      const g = gift(amount, email);
+      return { ...g, funds: { ...g.funds, currencyCode: 'JPY' } };
+    };
+    const rows = ['a', 'b', 'c', 'd'].map((n) => yen(1250, `${n}@x.com`)).concat(yen(125000, 'e@x.com'));
+    expect(checkFile(rows, { locale: 'en-US' })[0]?.message).toMatch(
+      /^Amount ¥125,000 in row 5 .* \(¥1,250\)\./,
+    );
   });
 
   it('does not judge "usual" from too few rows', () => {

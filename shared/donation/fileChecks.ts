@@ -1,4 +1,4 @@
-import { minorToMajorString } from '../amounts';
+import { formatMinor } from '../amounts';
 import { canonicalDonationText } from './fingerprint';
 import type { DonationIssue } from './types';
 
@@ -27,6 +27,8 @@ export interface FileCheckOptions {
   outlierFactor?: number;
   /** A currency needs at least this many rows before "usual" means anything. Default 5. */
   outlierMinRows?: number;
+  /** How amounts are written in messages ("$1,250.00"); default the runtime's, as on the rest of the screen. */
+  locale?: string;
 }
 
 function donorKey(d: CheckableDonation): string | undefined {
@@ -244,7 +246,7 @@ export function checkFileDigests(
       row: index,
       field: 'funds.amount',
       code: 'AMOUNT_UNUSUALLY_HIGH',
-      message: `Amount ${minorToMajorString(amount, currency)} ${currency} in row ${label(index)} is at least ${factor} times this file's usual ${currency} amount (${minorToMajorString(Math.round(usual), currency)}). Check for a missing decimal point.`,
+      message: `Amount ${formatMinor(amount, currency, options.locale)} in row ${label(index)} is at least ${factor} times this file's usual ${currency} amount (${formatMinor(Math.round(usual), currency, options.locale)}). Check for a missing decimal point.`,
     });
   }
   return issues.sort((a, b) => a.row - b.row);

@@ -136,10 +136,10 @@ test('a correction whose answer never came: looked for at the service, then sent
   await expect(declined).toHaveCount(1, { timeout: 30_000 });
 
   // The donations name their upload and the workspace row they came from.
-  await expect(page.getByTestId('donation-bulk').first()).toHaveText('october (Sheet1)');
+  await expect(page.getByTestId('donation-bulk').first()).toHaveText('october');
   await expect(page.getByTestId('donation-source-row')).toHaveText(['row 2', 'row 3']);
   await page.getByTestId('donation-row').first().click();
-  await expect(page.getByTestId('details-source-row')).toHaveText('row 2 of “october (Sheet1)”');
+  await expect(page.getByTestId('details-source-row')).toHaveText('row 2 of “october”');
 
   // The service fails while the correction is sent: no answer, so it may exist.
   await serviceFaults(bridge, { error500Rate: 1 });

@@ -61,7 +61,7 @@ fastTest(
 
     // Prepare's list says where the workspace stands, and offers the repair.
     await page.goto(`${bridge.origin}/#/prepare`);
-    const listed = workspaceRow(page, 'partial (Sheet1)');
+    const listed = workspaceRow(page, 'partial');
     await expect(listed.getByTestId('workspace-standing')).toHaveText('Needs repair');
     await expect(listed).not.toContainText('Ready to upload');
     expect(await seriousViolations(page), 'axe on the list of workspaces').toEqual([]);
@@ -100,9 +100,7 @@ fastTest(
     await expect(page.getByTestId('upload-state').nth(1)).toHaveText('Corrected');
 
     await page.goto(`${bridge.origin}/#/prepare`);
-    await expect(workspaceRow(page, 'partial (Sheet1)').getByTestId('workspace-standing')).toHaveText(
-      'Corrected',
-    );
+    await expect(workspaceRow(page, 'partial').getByTestId('workspace-standing')).toHaveText('Corrected');
   },
 );
 
@@ -115,21 +113,22 @@ fastTest('an uploaded workspace is listed as uploaded, not as ready to upload', 
   // The list shows the counts the workspace reported once its rows were checked.
   await page.waitForResponse('**/api/call/workspace.summary');
   await page.getByRole('button', { name: 'All workspaces' }).click();
-  const listed = workspaceRow(page, 'november (Sheet1)');
+  const listed = workspaceRow(page, 'november');
   await expect(listed.getByTestId('workspace-standing')).toHaveText('Not uploaded');
   await expect(listed).toContainText('Every row is ready to upload.');
-  await listed.getByRole('button', { name: 'november (Sheet1)', exact: true }).click();
+  // A CSV has no sheet: the workspace and its file are named by the file alone.
+  await expect(listed.getByRole('cell').nth(1)).toHaveText('november.csv');
+  await listed.getByRole('button', { name: 'november', exact: true }).click();
+  await expect(page.getByText('november.csv · headers in row 1')).toBeVisible();
   await page.getByRole('button', { name: 'Upload…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload to the giving service' });
   await expect(dialog.getByTestId('upload-summary')).toHaveText('1 of 1 row is ready: $25.00 in 1 donation.');
   await dialog.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('intent-state').first()).toHaveText('Processed', { timeout: 60_000 });
   await page.goto(`${bridge.origin}/#/prepare`);
-  await expect(workspaceRow(page, 'november (Sheet1)').getByTestId('workspace-standing')).toHaveText(
-    'Uploaded',
-  );
-  await expect(workspaceRow(page, 'november (Sheet1)')).toContainText('processed by the service');
-  await workspaceRow(page, 'november (Sheet1)')
+  await expect(workspaceRow(page, 'november').getByTestId('workspace-standing')).toHaveText('Uploaded');
+  await expect(workspaceRow(page, 'november')).toContainText('processed by the service');
+  await workspaceRow(page, 'november')
     .getByRole('link', { name: /See the upload of/ })
     .click();
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();

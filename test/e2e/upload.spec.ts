@@ -45,6 +45,21 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
     timeout: 60_000,
   });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Processed');
+  // The file is named by what a person knows; the service's id is in a tooltip and can be copied.
+  const file = page.getByTestId('intent-name').first();
+  await expect(file).toContainText('sample-donations (November)');
+  await expect(page.getByTestId('intent-sent').first()).toHaveText(/^Sent .+ · Offline sandbox$/);
+  const serviceId = (await file.getAttribute('data-service-id')) ?? '';
+  expect(serviceId).not.toBe('');
+  await expect(page.getByRole('table', { name: 'Files of this upload' }).first()).not.toContainText(
+    serviceId,
+  );
+  await file.hover();
+  await expect(page.getByRole('tooltip')).toHaveText(`The service’s id for this file: ${serviceId}`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: `Copy the service’s id ${serviceId}` }).click();
+  await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serviceId);
   expect(await seriousViolations(page), 'axe on Uploads').toEqual([]);
   expect(await donationsAtService(bridge)).toBe(39);
 
@@ -54,6 +69,13 @@ test('upload the fixed sample to the Offline sandbox and follow it to PROCESSED'
   await page.getByRole('button', { name: 'Upload…' }).click();
   const again = page.getByRole('dialog', { name: 'Upload to the giving service' });
   await expect(again).toContainText('39 rows already went out');
+  // The earlier file is named by when it went out; the service's id only in the tooltip.
+  await expect(again.getByTestId('duplicate-example')).toHaveText(/^row \d+, sent \S.+$/);
+  await expect(again.getByTestId('duplicate-example')).toHaveAttribute(
+    'title',
+    `The service’s id for the earlier file: ${serviceId}`,
+  );
+  await expect(again).not.toContainText(serviceId);
   await expect(again.getByRole('button', { name: 'Send' })).toBeDisabled();
   await again.getByRole('button', { name: 'Cancel' }).click();
 });
@@ -125,7 +147,7 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
 
   // Sending the same rows again needs a yes for each row (or for all of them).
   await page.goto(`${bridge.origin}/#/prepare`);
-  await page.getByRole('button', { name: 'refused (Sheet1)', exact: true }).click();
+  await page.getByRole('button', { name: 'refused', exact: true }).click();
   await page.getByRole('button', { name: 'Upload…' }).click();
   const again = page.getByRole('dialog', { name: 'Upload to the giving service' });
   await expect(again).toContainText('3 rows already went out');

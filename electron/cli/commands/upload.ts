@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
 import { readSheetInput } from '../sheetInput';
 import { count } from '../../../shared/i18n';
+import { workspaceNameFor } from '../../../shared/spreadsheet/sourceNames';
 
 /*
  * Exit codes of upload, status, errors and resume: 0 done (PROCESSED, or sent when not waiting);
@@ -157,7 +158,7 @@ ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not 
     );
     const desk = await ctx.runtime();
     const workspace = await desk.workspaces.create({
-      name: basename(file),
+      name: workspaceNameFor({ fileName: basename(file), format: sheet.format, sheet: sheet.sheet }),
       source: {
         fileName: basename(file),
         format: sheet.format,

@@ -11,6 +11,7 @@ import { checkWorkspace, workspaceMappingSchema, type WorkspaceCheck } from '../
 import { EXIT, commandArgs, registerCommand } from '../main';
 import { readSheetInput, type SheetInput } from '../sheetInput';
 import { count, plural } from '../../../shared/i18n';
+import { sourceFileLabel } from '../../../shared/spreadsheet/sourceNames';
 
 /** A file checked on its own has no workspace; its id only names the (unused) reference pair. */
 const FILE_ID = '00000000-0000-4000-8000-000000000000';
@@ -90,7 +91,9 @@ with row the spreadsheet's own row number and amount in minor units.`,
       }));
       ctx.io.out(`],"totals":${JSON.stringify(totals)}}`);
     } else {
-      ctx.io.out(`${input.fileName} · ${input.sheet.sheet} · headers in row ${input.sheet.headerRow}`);
+      ctx.io.out(
+        `${sourceFileLabel({ fileName: input.fileName, format: input.sheet.format, sheet: input.sheet.sheet })} · headers in row ${input.sheet.headerRow}`,
+      );
       if (input.suggested) ctx.io.out('Columns matched automatically (give --mapping to fix the choice).');
       for (const i of issues) {
         ctx.io.out(

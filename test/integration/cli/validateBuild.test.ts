@@ -100,6 +100,11 @@ describe('donation-desk validate', () => {
       ]),
     );
   });
+
+  it('names a CSV by the file alone in its text report, without the reader’s stand-in sheet name', async () => {
+    const { out } = await cli('validate', join(dir, 'good.csv'));
+    expect(out.split('\n')[0]).toBe('good.csv · headers in row 1');
+  });
 });
 
 describe('donation-desk build', () => {

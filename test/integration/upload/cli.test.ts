@@ -74,9 +74,11 @@ describe('donation-desk upload / status / errors', () => {
     const upload = JSON.parse(first.out) as {
       state: string;
       rows: number;
+      workspaceName: string;
       intents: Array<{ intentId: string; state: string }>;
     };
-    expect(upload).toMatchObject({ state: 'processed', rows: 8 });
+    // Named by the file alone, as the app names it: a CSV has no sheet of its own.
+    expect(upload).toMatchObject({ state: 'processed', rows: 8, workspaceName: 'ok' });
     const intentId = upload.intents.at(-1)?.intentId as string;
     const status = await cli(['status', intentId, '--json']);
     expect(status.code).toBe(0);

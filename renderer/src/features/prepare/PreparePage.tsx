@@ -16,6 +16,7 @@ import {
 import { emptyTemplate, parseWorkspaceMapping, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
 import { count } from '../../../../shared/i18n';
+import { workspaceNameFor } from '../../../../shared/spreadsheet/sourceNames';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
@@ -168,7 +169,7 @@ export default function PreparePage() {
     // The file's size and SHA-256 go with the import into the audit trail.
     const digest = await fileDigest(file.bytes);
     const details = {
-      name: `${file.fileName.replace(/\.[^.]+$/, '')} (${result.sheet})`,
+      name: workspaceNameFor({ fileName: file.fileName, format: result.format, sheet: result.sheet }),
       source: {
         fileName: file.fileName,
         format: result.format,

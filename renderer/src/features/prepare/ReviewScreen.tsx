@@ -41,6 +41,7 @@ import { UploadDialog } from '../uploads/UploadDialog';
 import { standingWords } from './standingWords';
 import { serviceErrorMessage } from './serviceErrorMessage';
 import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
+import { sourceFileLabel } from '../../../../shared/spreadsheet/sourceNames';
 
 interface Props {
   workspace: Workspace;
@@ -595,7 +596,7 @@ const WorkspaceHeader = memo(function WorkspaceHeader({
           sx={{ minWidth: 280 }}
         />
         <Typography color="text.secondary">
-          {source.fileName} · {source.sheet} · headers in row {source.headerRow}
+          {sourceFileLabel(source)} · headers in row {source.headerRow}
         </Typography>
         <Box sx={{ flexGrow: 1 }} />
         <StandingChip standing={standing} rows={rows} invalid={invalid} />

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import type { WorkspaceMeta } from '../../../../shared/contract';
 import { count } from '../../../../shared/i18n';
+import { sourceFileLabel } from '../../../../shared/spreadsheet/sourceNames';
 import { desk } from '../../app/deskClient';
 import { standingWords } from './standingWords';
 
@@ -84,10 +85,7 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
                     {item.name}
                   </Button>
                 </TableCell>
-                <TableCell>
-                  {item.source.fileName}
-                  {item.source.sheet ? ` · ${item.source.sheet}` : ''}
-                </TableCell>
+                <TableCell>{sourceFileLabel(item.source)}</TableCell>
                 <TableCell>{dateTime.format(new Date(item.updatedAt))}</TableCell>
                 <TableCell>
                   <Stack

@@ -22,6 +22,11 @@ import { useDesk } from '../../app/DeskContext';
 type Preview = ChannelResponse<'upload.preview'>;
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
 
+/** The earlier file a row went out in is named by when; the service's id stays in a tooltip. */
+const earlierFileWords = (id: string) => `The service’s id for the earlier file: ${id}`;
+const sentWhen = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 const stageLabels: Record<EventPayload<'upload.progress'>['stage'], string> = {
   validating: 'Checking every row again',
   building: 'Building the bulk file',
@@ -210,9 +215,15 @@ export function UploadDialog({
                   <Typography gutterBottom>
                     {count(duplicates.length, 'row')} already went out to{' '}
                     {environment?.label ?? 'this service'} in an earlier upload that was not rejected, for
-                    example row {duplicates[0]?.row ?? '(new)'} in {duplicates[0]?.intentId} on{' '}
-                    {duplicates[0] ? new Date(duplicates[0].sentAt).toLocaleString() : ''}. Sending them again
-                    makes a second donation.
+                    example{' '}
+                    <span
+                      data-testid="duplicate-example"
+                      title={duplicates[0] ? earlierFileWords(duplicates[0].intentId) : undefined}
+                    >
+                      row {duplicates[0]?.row ?? '(new)'}, sent{' '}
+                      {duplicates[0] ? sentWhen(duplicates[0].sentAt) : ''}
+                    </span>
+                    . Sending them again makes a second donation.
                   </Typography>
                   <FormControlLabel
                     control={
@@ -243,7 +254,8 @@ export function UploadDialog({
                               }
                             />
                           }
-                          label={`Send row ${d.row ?? '(new)'} again (sent in ${d.intentId} on ${new Date(d.sentAt).toLocaleString()})`}
+                          title={earlierFileWords(d.intentId)}
+                          label={`Send row ${d.row ?? '(new)'} again (sent ${sentWhen(d.sentAt)})`}
                         />
                       ))}
                     </Stack>

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import ContentCopy from '@mui/icons-material/ContentCopy';
 import Tooltip from '@mui/material/Tooltip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -14,7 +17,16 @@ import Typography from '@mui/material/Typography';
 import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from './totalsWords';
-import { intentErrorWords, intentStateWord, timelineSteps } from './intentWords';
+import {
+  intentErrorWords,
+  intentNameWords,
+  intentSentWords,
+  intentStateWord,
+  serviceIdWords,
+  timelineSteps,
+} from './intentWords';
+import { environmentLabels, type EnvironmentId } from '../../../../shared/contract/environment';
+import { copyText } from '../../components/copyText';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 
@@ -34,9 +46,52 @@ const correctedLabel = { label: 'Corrected', color: 'success' as const };
 const time = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-function Timeline({ intent }: { intent: IntentView }) {
+const environmentWord = (id: string) =>
+  id in environmentLabels ? environmentLabels[id as EnvironmentId] : id;
+
+/**
+ * A bulk named by what a person knows (workspace, file, when sent, where to); the service's id, which
+ * the CLI and exports use, is in the tooltip and copied by the button beside it.
+ */
+function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView }) {
+  const [copied, setCopied] = useState(false);
+  const idWords = serviceIdWords(intent.serviceId);
   return (
-    <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${intent.intentId}`}>
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <Tooltip title={idWords}>
+        <Box data-testid="intent-name" data-service-id={intent.serviceId ?? undefined}>
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {intentNameWords(upload.workspaceName, intent)}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="intent-sent">
+            {intentSentWords(intent, time)} ·{' '}
+            <Box
+              component="span"
+              sx={upload.environment === 'production' ? { color: 'error.main', fontWeight: 600 } : {}}
+            >
+              {environmentWord(upload.environment)}
+            </Box>
+          </Typography>
+        </Box>
+      </Tooltip>
+      {intent.serviceId && (
+        <Tooltip title={copied ? 'Copied' : 'Copy the service’s id'} onClose={() => setCopied(false)}>
+          <IconButton
+            size="small"
+            aria-label={`Copy the service’s id ${intent.serviceId}`}
+            onClick={() => setCopied(copyText(intent.serviceId ?? ''))}
+          >
+            <ContentCopy fontSize="inherit" />
+          </IconButton>
+        </Tooltip>
+      )}
+    </Stack>
+  );
+}
+
+function Timeline({ intent, name }: { intent: IntentView; name: string }) {
+  return (
+    <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${name}`}>
       {timelineSteps(intent.timeline).map((t, i) => (
         <li key={i}>
           <strong title={t.code}>{t.label}</strong> · {time(t.at)}
@@ -144,10 +199,10 @@ export default function UploadsPage() {
                 {u.stoppedReason}
               </Alert>
             )}
-            <Table size="small" sx={{ mt: 1 }} aria-label="Bulk intents">
+            <Table size="small" sx={{ mt: 1 }} aria-label="Files of this upload">
               <TableHead>
                 <TableRow>
-                  <TableCell>Bulk intent</TableCell>
+                  <TableCell>File</TableCell>
                   <TableCell>Status</TableCell>
                   <TableCell align="right">Rows</TableCell>
                   <TableCell align="right">Accepted</TableCell>
@@ -161,9 +216,8 @@ export default function UploadsPage() {
               <TableBody>
                 {u.intents.map((i) => (
                   <TableRow key={i.intentId} data-testid="intent-row">
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12 }}>
-                      {i.serviceId ?? i.intentId}
-                      {i.parts > 1 ? ` (file ${i.part + 1} of ${i.parts})` : ''}
+                    <TableCell>
+                      <IntentName upload={u} intent={i} />
                     </TableCell>
                     <TableCell>
                       <Tooltip title={withCode(intentStateWord(i.state), i.state)}>
@@ -186,7 +240,7 @@ export default function UploadsPage() {
                     <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
                     <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
                     <TableCell>
-                      <Timeline intent={i} />
+                      <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
                     </TableCell>
                     <TableCell>
                       <Stack spacing={1}>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { intentErrorWords, intentStateWord, timelineSteps } from './intentWords';
+import {
+  intentErrorWords,
+  intentNameWords,
+  intentSentWords,
+  intentStateWord,
+  sentAt,
+  serviceIdWords,
+  timelineSteps,
+} from './intentWords';
 
 const error = {
   code: 'BULK_EXTRACTION_FAILED',
@@ -54,5 +62,46 @@ describe('a bulk’s timeline', () => {
     ).toEqual([
       { label: 'Never sent', code: 'abandoned', at: '2026-11-25T08:00:00Z', note: 'upload address expired' },
     ]);
+  });
+});
+
+describe('a bulk named for a person, not by the service’s id', () => {
+  const time = (iso: string) => `<${iso}>`;
+  const timeline = [
+    { state: 'creating' as const, at: '2026-11-25T08:00:00Z' },
+    { state: 'uploading' as const, at: '2026-11-25T08:00:01Z' },
+    { state: 'UPLOADED' as const, at: '2026-11-25T08:00:02Z' },
+    { state: 'PROCESSED' as const, at: '2026-11-25T08:05:00Z' },
+  ];
+
+  it('names it by its workspace, and by its file when the upload was split', () => {
+    expect(intentNameWords('november', { part: 0, parts: 1 })).toBe('november');
+    expect(intentNameWords('november', { part: 1, parts: 3 })).toBe('november, file 2 of 3');
+  });
+
+  it('says when the file reached the service, or that it has not', () => {
+    expect(sentAt({ timeline })).toBe('2026-11-25T08:00:02Z');
+    expect(intentSentWords({ timeline, state: 'PROCESSED', createdAt: '2026-11-25T08:00:00Z' }, time)).toBe(
+      'Sent <2026-11-25T08:00:02Z>',
+    );
+    const early = timeline.slice(0, 2);
+    expect(
+      intentSentWords({ timeline: early, state: 'uploading', createdAt: '2026-11-25T08:00:00Z' }, time),
+    ).toBe('Started <2026-11-25T08:00:00Z>; not at the service yet');
+    expect(
+      intentSentWords(
+        {
+          timeline: [...early, { state: 'abandoned', at: '2026-11-25T09:00:00Z' }],
+          state: 'abandoned',
+          createdAt: '2026-11-25T08:00:00Z',
+        },
+        time,
+      ),
+    ).toBe('Started <2026-11-25T08:00:00Z>; the file never reached the service');
+  });
+
+  it('keeps the service’s id for the tooltip', () => {
+    expect(serviceIdWords('bulk_7f3a')).toBe('The service’s id for this file: bulk_7f3a');
+    expect(serviceIdWords(null)).toBe('The service has not given this file an id yet.');
   });
 });

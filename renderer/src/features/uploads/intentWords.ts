@@ -67,3 +67,44 @@ export function intentErrorWords(intent: Pick<IntentView, 'error' | 'rows' | 'do
     serviceSaid: withCode(`${error.title}${error.detail ? `: ${error.detail}` : ''}`, error.code),
   };
 }
+
+/** The statuses a file has once it is at the service. */
+const atServiceStates: ReadonlySet<IntentView['state']> = new Set([
+  'UPLOADED',
+  'VALIDATED',
+  'PROCESSING',
+  'PROCESSED',
+  'ERROR',
+]);
+
+/** When the file reached the service (its first status there), or null while it has not. */
+export function sentAt(intent: Pick<IntentView, 'timeline'>): string | null {
+  return intent.timeline.find((t) => atServiceStates.has(t.state))?.at ?? null;
+}
+
+/**
+ * A bulk as a person knows it, instead of the service's id: the workspace it came from (and which of
+ * its files, when the upload was split), when it was sent and where to.
+ */
+export function intentNameWords(workspaceName: string, intent: Pick<IntentView, 'part' | 'parts'>): string {
+  return intent.parts > 1 ? `${workspaceName}, file ${intent.part + 1} of ${intent.parts}` : workspaceName;
+}
+
+export function intentSentWords(
+  intent: Pick<IntentView, 'timeline' | 'state' | 'createdAt'>,
+  time: (iso: string) => string,
+): string {
+  const at = sentAt(intent);
+  if (at) return `Sent ${time(at)}`;
+  const started = `Started ${time(intent.createdAt)}`;
+  return intent.state === 'abandoned'
+    ? `${started}; the file never reached the service`
+    : `${started}; not at the service yet`;
+}
+
+/** What the tooltip over a bulk says about the service's id, which the CLI and exports use. */
+export function serviceIdWords(serviceId: string | null): string {
+  return serviceId
+    ? `The service’s id for this file: ${serviceId}`
+    : 'The service has not given this file an id yet.';
+}
