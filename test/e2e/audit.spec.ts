@@ -44,6 +44,8 @@ test('the Audit view lists an import and an edit made in Prepare, filters them, 
   await expect(grid(page).getByRole('gridcell', { name: '12,50', exact: true })).toBeVisible();
   await retype(page, '12,50', '15,00');
   await expect(grid(page).getByRole('gridcell', { name: '15,00', exact: true })).toBeVisible();
+  // The edit reaches main after the frame that shows it: wait until it is saved (and so audited).
+  await expect(page.getByText('All changes saved')).toBeVisible();
 
   // Another workspace, so the filter has something to leave out.
   await call(page, 'workspace.create', {
