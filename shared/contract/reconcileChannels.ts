@@ -111,6 +111,8 @@ export const donationListSchema = z.object({
   donations: z.array(donationViewSchema),
   /** How many donations the list holds in all (counted by the database). */
   total: z.number().int().nonnegative(),
+  /** With `limit`, where the next page starts (give it as `after`); null at the end. */
+  next: cursorSchema.nullable(),
   /** When the service was last asked about the listed bulks; null when the list came from the store only. */
   lastRefreshAt: z.string().nullable(),
   /** Pages read from the service by this call (0 when served from the store). */
@@ -248,6 +250,8 @@ const pageRequest = z
     status: donationStatusSchema.optional(),
     offset: z.number().int().min(0).max(100_000_000),
     limit: z.number().int().min(1).max(500),
+    /** In the order first seen (default), or declined ones still open first (for the declined list). */
+    order: z.enum(['firstSeen', 'openFirst']).optional(),
   })
   .strict();
 

@@ -562,6 +562,8 @@ const OPEN = "(resolution_kind IS NULL OR resolution_kind = 'replacing')";
 const ORDER_BY = {
   firstSeen: 'first_seen_at, id',
   id: 'id',
+  // Declined ones neither replaced nor dismissed first: a short list of a long history shows those.
+  openFirst: `${OPEN} DESC, first_seen_at, id`,
 } as const;
 
 function nextMonth(month: string): string {

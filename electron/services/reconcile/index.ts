@@ -271,9 +271,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         after = { firstSeenAt: last.firstSeenAt, id: last.resource.id };
       }
     }
+    const last = donations.at(-1);
+    const full = paging.limit !== undefined && paging.limit > 0 && donations.length === paging.limit;
     return {
       donations: donations.map((d) => donationView(d, inUploads)),
       total,
+      next: full && last ? { firstSeenAt: last.firstSeenAt, id: last.resource.id } : null,
       lastRefreshAt: store.lastRefreshAt(),
       pages,
     };
@@ -418,7 +421,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const inUploads = replacementsInUploads(ledger, environment);
         return {
           donations: store
-            .page({ ...filter, limit: input.limit, offset: input.offset })
+            .page({ ...filter, limit: input.limit, offset: input.offset, order: input.order ?? 'firstSeen' })
             .map((d) => donationView(d, inUploads)),
           total: store.count(filter),
           declinedOpen: store.declinedOpen(scope),
