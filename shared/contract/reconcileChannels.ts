@@ -104,7 +104,9 @@ export const donationViewSchema = z.object({
 export type DonationView = z.infer<typeof donationViewSchema>;
 
 /** Where a page of donations continues: after this donation, in the order first seen. */
-const cursorSchema = z.object({ firstSeenAt: z.string().max(100), id: z.string().min(1).max(200) }).strict();
+const cursorSchema = z
+  .object({ firstSeenAt: z.string().max(100), seq: z.number().int().nonnegative() })
+  .strict();
 
 export const donationListSchema = z.object({
   /** The donations listed, or with `limit` one page of them (in the order first seen). */

@@ -154,7 +154,7 @@ registerCommand('donations', {
     const stateWidth = Math.max(...donationStatusSchema.options.map((s) => donationStatusWord(s).length));
     if (ctx.json) ctx.io.out('{\n  "donations": [');
     let written = 0;
-    let after: { firstSeenAt: string; id: string } | undefined;
+    let after: { firstSeenAt: string; seq: number } | undefined;
     for (;;) {
       const page = await desk.services['donations.list'](
         { ...filter, cached: true, limit: PAGE, ...(after ? { after } : {}) },

@@ -124,9 +124,12 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX donation_bulk;
       CREATE INDEX donation_bulk
         ON donation (environment, bulk_id, status, currency, amount, resolution_kind, mark);
-      -- Pages of one bulk (or of those sent one by one) in the order first seen, without sorting.
-      -- Neither column changes after the first write, so a refresh never touches this index.
-      CREATE INDEX donation_bulk_seen ON donation (environment, bulk_id, first_seen_at, id);
+      -- Pages in the order first seen, then as recorded (the rowid every index ends with): the
+      -- service's own order within a page. Per bulk (or of those sent one by one) too, without
+      -- sorting. Neither column changes after the first write, so a refresh never touches these.
+      DROP INDEX donation_first_seen;
+      CREATE INDEX donation_first_seen ON donation (environment, first_seen_at);
+      CREATE INDEX donation_bulk_seen ON donation (environment, bulk_id, first_seen_at);
     `,
   },
 ];

@@ -136,12 +136,15 @@ describe('DonationStore in the database', () => {
     const all = store.all();
 
     const pages = [0, 100, 200].flatMap((offset) =>
-      store.page({ bulkIds: ['b0'], limit: 100, offset, order: 'id' }),
+      store.page({ bulkIds: ['b0'], limit: 100, offset, order: 'firstSeen' }),
     );
+    // First seen, then as recorded (the ids were recorded in their own order).
     const b0 = all
       .filter((d) => d.resource.attributes.bulkId === 'b0')
-      .map((d) => d.resource.id)
-      .sort();
+      .sort(
+        (x, y) => x.firstSeenAt.localeCompare(y.firstSeenAt) || x.resource.id.localeCompare(y.resource.id),
+      )
+      .map((d) => d.resource.id);
     expect(pages.map((d) => d.resource.id)).toEqual(b0);
     expect(store.count({ bulkIds: ['b0'] })).toBe(100);
     expect(store.count({ status: 'DECLINED' })).toBe(

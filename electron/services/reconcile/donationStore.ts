@@ -254,14 +254,17 @@ export class DonationStore {
    * screens and reports that need one page and the totals, never every donation.
    */
 
-  /** Donations of a filter, one page in the order first seen (id breaks ties, so pages never overlap). */
+  /**
+   * Donations of a filter, one page in the order first seen, then in the order recorded (the
+   * service's order within what it sent at once), so pages never overlap.
+   */
   page(query: DonationQuery): StoredDonation[] {
     const { where, params } = whereOf(this.environment, query);
     const limit = Math.max(0, Math.min(query.limit, 10_000));
     const offset = Math.max(0, query.offset ?? 0);
     const clauses = [where];
-    const after = query.after ? [query.after.firstSeenAt, query.after.firstSeenAt, query.after.id] : [];
-    if (query.after) clauses.push('(first_seen_at > ? OR (first_seen_at = ? AND id > ?))');
+    const after = query.after ? [query.after.firstSeenAt, query.after.firstSeenAt, query.after.seq] : [];
+    if (query.after) clauses.push('(first_seen_at > ? OR (first_seen_at = ? AND rowid > ?))');
     return this.db
       .all<DonationRow>(
         `${SELECT_DONATION} WHERE ${clauses.join(' AND ')} ORDER BY ${ORDER_BY[query.order ?? 'firstSeen']}
@@ -272,6 +275,16 @@ export class DonationStore {
         offset,
       )
       .map(fromRow);
+  }
+
+  /** Where a page that ended with this donation continues (for `after`). */
+  cursorAfter(id: string): PageCursor | null {
+    const row = this.db.get<{ first_seen_at: string; seq: number }>(
+      'SELECT first_seen_at, rowid AS seq FROM donation WHERE environment = ? AND id = ?',
+      this.environment,
+      id,
+    );
+    return row ? { firstSeenAt: row.first_seen_at, seq: Number(row.seq) } : null;
   }
 
   /** How many donations `page` can give for this filter (counted from the indexes, in disjoint parts). */
@@ -527,8 +540,14 @@ export interface DonationQuery extends DonationFilter {
   order?: keyof typeof ORDER_BY;
   limit: number;
   offset?: number;
-  /** Keyset paging (order firstSeen only): the page after this donation. */
-  after?: { firstSeenAt: string; id: string };
+  /** Keyset paging (order firstSeen only): the page after this donation (see cursorAfter). */
+  after?: PageCursor;
+}
+
+export interface PageCursor {
+  firstSeenAt: string;
+  /** The donation's rowid: the order it was recorded in. */
+  seq: number;
 }
 
 export interface BulkSum {
@@ -558,12 +577,11 @@ export interface OneByOneSum {
 /** A declined donation is open until replaced or dismissed (see isOpenResolution). */
 const OPEN = "(resolution_kind IS NULL OR resolution_kind = 'replacing')";
 
-/** Orders with an index behind them (see db/schema.ts); id last so pages never overlap. */
+/** Orders with an index behind them (see db/schema.ts); rowid last so pages never overlap. */
 const ORDER_BY = {
-  firstSeen: 'first_seen_at, id',
-  id: 'id',
+  firstSeen: 'first_seen_at, rowid',
   // Declined ones neither replaced nor dismissed first: a short list of a long history shows those.
-  openFirst: `${OPEN} DESC, first_seen_at, id`,
+  openFirst: `${OPEN} DESC, first_seen_at, rowid`,
 } as const;
 
 function nextMonth(month: string): string {

@@ -268,7 +268,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         donations.push(...page);
         const last = page.at(-1);
         if (page.length < 5_000 || !last) break;
-        after = { firstSeenAt: last.firstSeenAt, id: last.resource.id };
+        after = store.cursorAfter(last.resource.id) ?? undefined;
+        if (!after) break;
       }
     }
     const last = donations.at(-1);
@@ -276,7 +277,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     return {
       donations: donations.map((d) => donationView(d, inUploads)),
       total,
-      next: full && last ? { firstSeenAt: last.firstSeenAt, id: last.resource.id } : null,
+      next: full && last ? store.cursorAfter(last.resource.id) : null,
       lastRefreshAt: store.lastRefreshAt(),
       pages,
     };

@@ -310,7 +310,7 @@ describe('donations of an upload', () => {
 
     // Read through with a cursor: the same donations in the same order, none twice, and an end.
     const paged: string[] = [];
-    let after: { firstSeenAt: string; id: string } | undefined;
+    let after: { firstSeenAt: string; seq: number } | undefined;
     for (let step = 0; step < 100; step++) {
       const page = await desk.call('donations.list', { cached: true, limit: 7, ...(after ? { after } : {}) });
       expect(page.total).toBe(whole.total);
