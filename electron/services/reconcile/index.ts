@@ -158,6 +158,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           },
           {
             signal: controller.signal,
+            // Each page is stored as it comes: nothing of the listing is kept beyond it.
+            keep: false,
             onPage: async (page) => {
               const at = new Date(now()).toISOString();
               for (const resource of page) {
