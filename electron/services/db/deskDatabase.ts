@@ -139,7 +139,19 @@ export class DeskDatabase {
     return statement;
   }
 
+  /**
+   * Changes whenever this connection writes or another one has committed since: a reader may keep
+   * what it derived from the database while the stamp stays the same.
+   */
+  changeStamp(): string {
+    const version = this.get<{ data_version: number }>('PRAGMA data_version')?.data_version ?? 0;
+    return `${version}:${this.writes}`;
+  }
+
+  private writes = 0;
+
   run(sql: string, ...params: Params): { changes: number } {
+    this.writes++;
     return this.guard(() => ({ changes: Number(this.statement(sql).run(...params).changes) }));
   }
 
@@ -166,6 +178,7 @@ export class DeskDatabase {
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
+    this.writes++;
     this.depth++;
     try {
       const result = fn();

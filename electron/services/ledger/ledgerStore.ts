@@ -196,8 +196,20 @@ export async function readLedgerRecords(
 ): Promise<{ groups: LedgerGroup[]; intents: LedgerIntent[] }> {
   const db = databaseOf(dirname(dir));
   await importLegacyLedger(db, dir);
-  return readRecords(db);
+  // Parsed once per change: every page Reconcile shows asks again, and an upload's record carries
+  // each row's key and fingerprint (a few MB per 100,000 rows). Callers never modify what they get.
+  const stamp = db.changeStamp();
+  const kept = lastRead.get(db);
+  if (kept?.stamp === stamp) return kept.records;
+  const records = readRecords(db);
+  lastRead.set(db, { stamp, records });
+  return records;
 }
+
+const lastRead = new WeakMap<
+  object,
+  { stamp: string; records: { groups: LedgerGroup[]; intents: LedgerIntent[] } }
+>();
 
 /**
  * Version 0.1's snapshot plus journal, replayed as it did (each line replaces the record with the

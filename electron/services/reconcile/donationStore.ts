@@ -191,10 +191,31 @@ export class DonationStore {
   }
 
   /**
+   * Whether a donation is known and the workspace row it is tied to (null: none), without parsing
+   * its resource; undefined when it is not known. What a refresh asks before `record`, which then
+   * reuses the same read.
+   */
+  known(id: string): { row: DonationRowLink | null } | undefined {
+    const before = this.prior(id);
+    this.memo = { id, before };
+    return before;
+  }
+
+  /** The last `known` answer, for the `record` of the same donation that follows it. */
+  private memo: { id: string; before: ReturnType<DonationStore['readPrior']> } | null = null;
+
+  private prior(id: string): ReturnType<DonationStore['readPrior']> {
+    const memo = this.memo;
+    this.memo = null;
+    if (memo && memo.id === id && !this.held.has(id)) return memo.before;
+    return this.readPrior(id);
+  }
+
+  /**
    * What `record` needs of a donation already known, without parsing its resource (the largest
    * part of a row): a refresh records every donation of an upload, so this is its hot path.
    */
-  private prior(
+  private readPrior(
     id: string,
   ): (Omit<StoredDonation, 'resource'> & { statusLastUpdated: string | undefined }) | undefined {
     const held = this.held.get(id);
@@ -292,8 +313,10 @@ export class DonationStore {
     let n = 0;
     for (const part of countParts(this.environment, query)) {
       n += Number(
-        this.db.get<{ n: number }>(`SELECT count(*) AS n FROM donation WHERE ${part.where}`, ...part.params)
-          ?.n ?? 0,
+        this.db.get<{ n: number }>(
+          `SELECT count(*) AS n FROM ${part.from ?? 'donation'} WHERE ${part.where}`,
+          ...part.params,
+        )?.n ?? 0,
       );
     }
     return n;
@@ -305,8 +328,7 @@ export class DonationStore {
     for (const part of countParts(this.environment, { ...query, status: 'DECLINED' })) {
       n += Number(
         this.db.get<{ n: number }>(
-          `SELECT count(*) AS n FROM donation WHERE ${part.where}
-           AND ${OPEN}`,
+          `SELECT count(*) AS n FROM ${part.from ?? 'donation'} WHERE ${part.where} AND ${OPEN}`,
           ...part.params,
         )?.n ?? 0,
       );
@@ -324,7 +346,8 @@ export class DonationStore {
     >();
     for (const part of countParts(this.environment, query)) {
       for (const r of this.db.all<{ status: StoredStatus; currency: string; n: number; total: number }>(
-        `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM donation WHERE ${part.where}
+        `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM ${part.from ?? 'donation'}
+         WHERE ${part.where}
          GROUP BY status, currency`,
         ...part.params,
       )) {
@@ -592,8 +615,10 @@ function nextMonth(month: string): string {
 /** The donations a filter's bulks and singles name directly (not their corrections). */
 function scopeOf(query: DonationFilter, alias: string, params: Array<string | number>): string | null {
   if (!query.bulkIds) return null;
-  params.push(JSON.stringify(query.bulkIds));
-  const inBulks = `${alias}bulk_id IN (SELECT value FROM json_each(?))`;
+  // One bulk as an equality, so its index gives the page in order without reading other bulks.
+  const one = query.bulkIds.length === 1;
+  params.push(one ? (query.bulkIds[0] as string) : JSON.stringify(query.bulkIds));
+  const inBulks = one ? `${alias}bulk_id = ?` : `${alias}bulk_id IN (SELECT value FROM json_each(?))`;
   return query.singles ? `(${inBulks} OR (${alias}bulk_id IS NULL AND ${alias}replaces IS NULL))` : inBulks;
 }
 
@@ -603,6 +628,24 @@ function whereOf(
 ): { where: string; params: Array<string | number> } {
   const clauses = ['environment = ?'];
   const params: Array<string | number> = [environment];
+  if (query.oneByOne) {
+    // Of no bulk: what was sent one by one, and corrections of the filter's donations (read from
+    // the bulk index's entries of no bulk, in order).
+    clauses.push('bulk_id IS NULL');
+    const kinds: string[] = [];
+    if (query.singles) kinds.push('replaces IS NULL');
+    if (query.corrections && query.bulkIds) {
+      params.push(environment);
+      const inner = scopeOf(query, 'o.', params);
+      kinds.push(`replaces IN (SELECT o.id FROM donation AS o WHERE o.environment = ? AND ${inner})`);
+    }
+    if (query.bulkIds) clauses.push(kinds.length > 0 ? `(${kinds.join(' OR ')})` : '0');
+    if (query.status) {
+      clauses.push('status = ?');
+      params.push(query.status);
+    }
+    return { where: clauses.join(' AND '), params };
+  }
   const direct = scopeOf(query, '', params);
   if (direct) {
     if (query.corrections) {
@@ -614,7 +657,6 @@ function whereOf(
       );
     } else clauses.push(direct);
   }
-  if (query.oneByOne) clauses.push('bulk_id IS NULL');
   if (query.status) {
     clauses.push('status = ?');
     params.push(query.status);
@@ -629,7 +671,7 @@ function whereOf(
 function countParts(
   environment: string,
   query: DonationFilter,
-): Array<{ where: string; params: Array<string | number> }> {
+): Array<{ where: string; params: Array<string | number>; from?: string }> {
   if (!query.bulkIds || (!query.singles && !query.corrections)) return [whereOf(environment, query)];
   const status = (clauses: string[], params: Array<string | number>) => {
     if (query.status) {
@@ -638,7 +680,7 @@ function countParts(
     }
     return { where: clauses.join(' AND '), params };
   };
-  const parts: Array<{ where: string; params: Array<string | number> }> = [];
+  const parts: Array<{ where: string; params: Array<string | number>; from?: string }> = [];
   const bulks = JSON.stringify(query.bulkIds);
   if (!query.oneByOne) {
     parts.push(
@@ -657,8 +699,9 @@ function countParts(
   }
   parts.push(status(['environment = ?', 'bulk_id IS NULL', `(${noBulk.join(' OR ')})`], noBulkParams));
   if (query.corrections && !query.oneByOne) {
-    parts.push(
-      status(
+    // INDEXED BY: corrections are few; the planner would otherwise walk every other bulk's entries.
+    parts.push({
+      ...status(
         [
           'environment = ?',
           'replaces IS NOT NULL',
@@ -668,7 +711,8 @@ function countParts(
         ],
         [environment, bulks, ...scopeParams],
       ),
-    );
+      from: 'donation INDEXED BY donation_replaces',
+    });
   }
   return parts;
 }

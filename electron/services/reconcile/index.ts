@@ -163,7 +163,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
             onPage: async (page) => {
               const at = new Date(now()).toISOString();
               for (const resource of page) {
-                const known = store.get(resource.id);
+                // Known or not, and its row, without reading its whole record (the hot path of a refresh).
+                const known = store.known(resource.id);
                 if (options.onlyOurs && !known && !madeHere(resource, options.onlyOurs)) continue;
                 const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
                 // A correction whose answer was lost, found now: it was sent when the attempt was written down.
