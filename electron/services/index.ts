@@ -17,6 +17,7 @@ import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './sandboxClock';
+import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 
@@ -207,6 +208,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     ...search.handlers,
     ...locations.handlers,
     ...reconcile.handlers,
+    ...createDataServices(platform).handlers,
   };
   upload.resume();
 

@@ -6,6 +6,7 @@ import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
 import { sandboxChannels } from './sandboxChannels';
+import { dataChannels } from './dataChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
   workspaceCountsSchema,
@@ -254,6 +255,7 @@ export const channels = {
   ...searchChannels,
   ...locationChannels,
   ...sandboxChannels,
+  ...dataChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -285,7 +285,7 @@ export function newestBackup(dataDir: string): string | null {
   return dated[0]?.path ?? null;
 }
 
-function restoreAdvice(dataDir: string): string {
+export function restoreAdvice(dataDir: string): string {
   const backup = newestBackup(dataDir);
   const path = join(dataDir, DATABASE_FILE);
   return backup
