@@ -612,6 +612,13 @@ function nextMonth(month: string): string {
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }
 
+/**
+ * A correction of a donation in scope: the donation it replaces looked up by its key for each
+ * correction (corrections are few; `IN (SELECT …)` would first list every donation in scope).
+ */
+const correctionOf = (inner: string | null): string =>
+  `EXISTS (SELECT 1 FROM donation AS o WHERE o.environment = ? AND o.id = donation.replaces AND ${inner ?? '1'})`;
+
 /** The donations a filter's bulks and singles name directly (not their corrections). */
 function scopeOf(query: DonationFilter, alias: string, params: Array<string | number>): string | null {
   if (!query.bulkIds) return null;
@@ -637,7 +644,7 @@ function whereOf(
     if (query.corrections && query.bulkIds) {
       params.push(environment);
       const inner = scopeOf(query, 'o.', params);
-      kinds.push(`replaces IN (SELECT o.id FROM donation AS o WHERE o.environment = ? AND ${inner})`);
+      kinds.push(`(replaces IS NOT NULL AND ${correctionOf(inner)})`);
     }
     if (query.bulkIds) clauses.push(kinds.length > 0 ? `(${kinds.join(' OR ')})` : '0');
     if (query.status) {
@@ -651,10 +658,7 @@ function whereOf(
     if (query.corrections) {
       params.push(environment);
       const inner = scopeOf(query, 'o.', params);
-      clauses.push(
-        `(${direct} OR (replaces IS NOT NULL AND replaces IN
-          (SELECT o.id FROM donation AS o WHERE o.environment = ? AND ${inner})))`,
-      );
+      clauses.push(`(${direct} OR (replaces IS NOT NULL AND ${correctionOf(inner)}))`);
     } else clauses.push(direct);
   }
   if (query.status) {
@@ -689,7 +693,7 @@ function countParts(
   }
   const scopeParams: Array<string | number> = [environment];
   const inner = scopeOf(query, 'o.', scopeParams);
-  const corrections = `replaces IN (SELECT o.id FROM donation AS o WHERE o.environment = ? AND ${inner})`;
+  const corrections = correctionOf(inner);
   const noBulk: string[] = [];
   const noBulkParams: Array<string | number> = [environment];
   if (query.singles) noBulk.push('replaces IS NULL');
