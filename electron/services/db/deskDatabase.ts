@@ -140,18 +140,14 @@ export class DeskDatabase {
   }
 
   /**
-   * Changes whenever this connection writes or another one has committed since: a reader may keep
-   * what it derived from the database while the stamp stays the same.
+   * Changes whenever another connection (another process) has committed since: with a count of
+   * its own writes, a reader may keep what it derived from the database while both stay the same.
    */
-  changeStamp(): string {
-    const version = this.get<{ data_version: number }>('PRAGMA data_version')?.data_version ?? 0;
-    return `${version}:${this.writes}`;
+  dataVersion(): number {
+    return Number(this.get<{ data_version: number }>('PRAGMA data_version')?.data_version ?? 0);
   }
 
-  private writes = 0;
-
   run(sql: string, ...params: Params): { changes: number } {
-    this.writes++;
     return this.guard(() => ({ changes: Number(this.statement(sql).run(...params).changes) }));
   }
 
@@ -178,7 +174,6 @@ export class DeskDatabase {
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.guard(() => this.db.exec('BEGIN IMMEDIATE'));
-    this.writes++;
     this.depth++;
     try {
       const result = fn();
