@@ -70,6 +70,8 @@ describe('DeskDatabase', () => {
       plain: null,
       single: 'single',
     });
+    // The running sums start from what was there.
+    expect(db.get<{ n: number }>('SELECT sum(n) AS n FROM donation_sum')?.n).toBe(4);
     const indexes = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
     expect(indexes.map((i) => i.name)).toEqual(
       expect.arrayContaining(['donation_bulk', 'donation_bulk_seen', 'donation_first_seen']),

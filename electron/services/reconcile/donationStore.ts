@@ -100,7 +100,9 @@ export class DonationStore {
       return {
         detail: { donations: parsed.data.donations.length, singles: parsed.data.singles.length },
         write: () => {
-          for (const d of parsed.data.donations) writeDonation(db, environment, d);
+          const sums = new SumChanges();
+          for (const d of parsed.data.donations) writeDonation(db, environment, d, sums);
+          sums.apply(db, environment);
           for (const a of parsed.data.singles) writeSingle(db, environment, a.clientRef, a);
           writeRefresh(db, environment, parsed.data.lastRefreshAt);
         },
@@ -549,7 +551,9 @@ export class DonationStore {
       // Nothing held: no write lock to take, no commit to wait for.
       if (donations.length === 0 && singles.length === 0 && refresh === null) return;
       this.db.transaction(() => {
-        for (const d of donations) writeDonation(this.db, this.environment, d);
+        const sums = new SumChanges();
+        for (const d of donations) writeDonation(this.db, this.environment, d, sums);
+        sums.apply(this.db, this.environment);
         for (const [clientRef, attempt] of singles)
           writeSingle(this.db, this.environment, clientRef, attempt);
         if (refresh) writeRefresh(this.db, this.environment, refresh);
@@ -771,7 +775,59 @@ function fromRow(row: DonationRow): StoredDonation {
   };
 }
 
-function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation): void {
+/** What a donation counts in `donation_sum` under (see db/schema.ts, migration 2). */
+interface SumKey {
+  bulk_id: string | null;
+  status: string;
+  currency: string | null;
+  mark: string | null;
+  resolution_kind: string | null;
+  amount: number | null;
+}
+
+/**
+ * Changes to the running sums gathered while donations are written, applied once at the end of the
+ * same transaction: each donation's old values are read under the write lock, so the sums stay
+ * exact whichever process writes.
+ */
+class SumChanges {
+  private readonly changes = new Map<string, { key: unknown[]; n: number; amount: number }>();
+
+  add(row: SumKey, sign: 1 | -1): void {
+    const open =
+      row.status === 'DECLINED' && (row.resolution_kind === null || row.resolution_kind === 'replacing');
+    const key = [row.bulk_id ?? '', row.status, row.currency ?? '', row.mark ?? '', open ? 1 : 0];
+    const id = JSON.stringify(key);
+    const t = this.changes.get(id) ?? { key, n: 0, amount: 0 };
+    t.n += sign;
+    t.amount += sign * (row.amount ?? 0);
+    this.changes.set(id, t);
+  }
+
+  apply(db: DeskDatabase, environment: string): void {
+    for (const { key, n, amount } of this.changes.values()) {
+      if (n === 0 && amount === 0) continue;
+      db.run(
+        `INSERT INTO donation_sum (environment, bulk_id, status, currency, mark, open, n, amount)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET n = n + excluded.n, amount = amount + excluded.amount`,
+        environment,
+        ...(key as [string, string, string, string, number]),
+        n,
+        amount,
+      );
+    }
+    this.changes.clear();
+  }
+}
+
+function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation, sums: SumChanges): void {
+  const before = db.get<SumKey>(
+    `SELECT bulk_id, status, currency, mark, resolution_kind, amount FROM donation
+     WHERE environment = ? AND id = ?`,
+    environment,
+    d.resource.id,
+  );
   const attributes = d.resource.attributes;
   // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
   // its index on every refresh (and keeps the earliest when two processes first saw it together).
@@ -811,6 +867,19 @@ function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation)
     d.row === null ? null : JSON.stringify(d.row),
     d.resolution === null ? null : JSON.stringify(d.resolution),
     mark,
+  );
+  if (before) sums.add(before, -1);
+  sums.add(
+    {
+      // The bulk is never rewritten (see above): what was stored stays.
+      bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null),
+      status: attributes.state.processingStatus,
+      currency: attributes.funds.currencyCode,
+      mark,
+      resolution_kind: d.resolution?.kind ?? null,
+      amount: attributes.funds.amount,
+    },
+    1,
   );
 }
 
