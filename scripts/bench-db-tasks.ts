@@ -1,12 +1,15 @@
 // The tasks `scripts/bench-db.mjs` times, each run in a process of its own (so its peak memory is its
 // own): node tasks.cjs <task> <dataDir> [...]. Prints one JSON line of figures.
-import { statSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DonationResource } from '../shared/bulk-file/serviceSchemas';
 import { databaseOf } from '../electron/services/db/deskDatabase';
 import { LedgerStore } from '../electron/services/ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../electron/services/ledger/ledgerSchema';
 import { DonationStore } from '../electron/services/reconcile/donationStore';
+import { createReconcileServices } from '../electron/services/reconcile';
+import type { Environments } from '../electron/services/environments';
+import { EventBus } from '../electron/services/eventBus';
 
 const [task = '', dataDir = '', ...rest] = process.argv.slice(2);
 const ENVIRONMENT = 'offline';
@@ -107,9 +110,10 @@ async function seed(total: number, bulks: number): Promise<void> {
 }
 
 /**
- * The store's side of refreshing one upload's donations from the service: the rows already tied
- * (to not hand them out again), every donation recorded in its new state, saved every 2 s and at
- * the end, as `fetchInto` does, with the network left out.
+ * The store's side of refreshing one upload's donations from the service, as `fetchInto` does with
+ * the network left out: the open bulks, the rows already tied (to not hand them out again), then
+ * per page of 250 each donation looked up (`known`) and recorded in its new state, saved every 2 s
+ * and at the end.
  */
 async function refresh(bulkId: string): Promise<void> {
   const started = performance.now();
@@ -122,8 +126,12 @@ async function refresh(bulkId: string): Promise<void> {
   const ids = Array.from({ length: perBulk }, (_, i) => first + i);
   let lastSave = performance.now();
   const at = new Date().toISOString();
-  for (const i of ids) {
-    store.record(resource(i, bulkId, 'CLEARED'), null, at);
+  for (let start = 0; start < ids.length; start += 250) {
+    for (const i of ids.slice(start, start + 250)) {
+      const r = resource(i, bulkId, 'CLEARED');
+      const known = store.known(r.id);
+      store.record(r, known?.row ?? null, at);
+    }
     if (performance.now() - lastSave >= 2000) {
       await store.save();
       lastSave = performance.now();
@@ -137,30 +145,103 @@ async function refresh(bulkId: string): Promise<void> {
   );
 }
 
-/** Reconcile's first page: opening the store, the count, 100 donations and the totals. */
-async function firstPage(): Promise<void> {
-  const started = performance.now();
-  const store = await DonationStore.open(storePath);
-  const count = store.count({});
-  const page = store.page({ limit: 100, order: 'firstSeen' });
-  const totals = store.totals();
-  const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ seconds, count, page: page.length, totals: totals.length, peakMb: peakMb() }));
+/** The Reconcile services over the data folder, as main builds them (no service is called). */
+function services() {
+  const environments = {
+    describe: async () => ({ id: ENVIRONMENT }),
+    resolve: async () => {
+      throw new Error('The bench never calls the service.');
+    },
+  } as unknown as Environments;
+  return createReconcileServices({ dataDir, environments, events: new EventBus() });
 }
 
-/** Every donation read as the call sites in reconcile/index.ts still do (store.all()). */
-async function everything(): Promise<void> {
+/**
+ * Reconcile's first page on screen, as the page asks for it when the area opens: the first 50
+ * donations with their count, the declined list (open first) and the totals with every upload's
+ * control totals, through the services' handlers (everything but the IPC hop and React).
+ */
+async function firstPage(warm: boolean): Promise<void> {
+  const { handlers } = services();
+  const context = { transport: 'ipc' } as never;
+  const open = () =>
+    Promise.all([
+      handlers['donations.page']({ offset: 0, limit: 50 }, context),
+      handlers['donations.page']({ status: 'DECLINED', order: 'openFirst', offset: 0, limit: 500 }, context),
+      handlers['donations.summary']({}, context),
+    ]);
+  // Warm: the area opened again in a running app (the database open, the ledger already read).
+  if (warm) await open();
   const started = performance.now();
-  const store = await DonationStore.open(storePath);
-  const count = store.all().length;
-  console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000, count, peakMb: peakMb() }));
+  const [page, declined, summary] = await open();
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    JSON.stringify({
+      seconds,
+      count: page.total,
+      page: page.donations.length,
+      declined: declined.total,
+      uploads: summary.uploads.length,
+      peakMb: peakMb(),
+    }),
+  );
+}
+
+/** The month-end report as the screen asks for it (no refresh first), through the services' handler. */
+async function monthReport(month: string): Promise<void> {
+  const started = performance.now();
+  const { handlers } = services();
+  const report = await handlers['donations.report']({ month }, { transport: 'ipc' } as never);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    JSON.stringify({
+      seconds,
+      uploads: report.uploads.length,
+      reconciled: report.reconciled,
+      peakMb: peakMb(),
+    }),
+  );
+}
+
+/**
+ * The store side of `donation-desk donations --bulk ID --json`: what the command does after the
+ * service read, with the same calls (cached list pages of 1,000 through the cursor) and the JSON
+ * written as it goes to a file (stdout in the command), waiting for the stream to drain.
+ */
+async function listJson(bulkId: string, out: string): Promise<void> {
+  const started = performance.now();
+  const { handlers } = services();
+  const context = { transport: 'cli' } as never;
+  const stream = createWriteStream(out);
+  const write = async (text: string) => {
+    if (!stream.write(`${text}\n`))
+      await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+  };
+  await write('{\n  "donations": [');
+  let written = 0;
+  let after: { firstSeenAt: string; seq: number } | undefined;
+  for (;;) {
+    const page = await handlers['donations.list'](
+      { bulkIds: [bulkId], cached: true, limit: 1000, ...(after ? { after } : {}) },
+      context,
+    );
+    for (const d of page.donations) await write(`${written++ > 0 ? ',' : ''}    ${JSON.stringify(d)}`);
+    if (!page.next) break;
+    after = page.next;
+  }
+  await write('  ]\n}');
+  await new Promise<void>((resolve) => stream.end(() => resolve()));
+  const seconds = (performance.now() - started) / 1000;
+  console.log(JSON.stringify({ seconds, donations: written, bytes: statSync(out).size, peakMb: peakMb() }));
 }
 
 const tasks: Record<string, () => Promise<void>> = {
   seed: () => seed(Number(rest[0] ?? 1_000_000), Number(rest[1] ?? 10)),
   refresh: () => refresh(rest[0] ?? 'bulk-0'),
-  firstPage,
-  all: everything,
+  firstPage: () => firstPage(false),
+  firstPageWarm: () => firstPage(true),
+  report: () => monthReport(rest[0] ?? '2026-11'),
+  listJson: () => listJson(rest[0] ?? 'bulk-0', rest[1] ?? join(dataDir, 'list.json')),
 };
 const run = tasks[task];
 if (!run) {

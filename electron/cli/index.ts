@@ -13,6 +13,10 @@ import './commands/audit';
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {
   out: (t) => process.stdout.write(`${t}\n`),
+  drain: () =>
+    process.stdout.writableNeedDrain
+      ? new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()))
+      : Promise.resolve(),
   err: (t) => process.stderr.write(`${t}\n`),
   env: process.env,
   root,

@@ -21,6 +21,8 @@ export const EXIT = {
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Resolves once stdout has taken what was written (a long listing waits so it never piles up). */
+  drain?(): Promise<void>;
   env: Record<string, string | undefined>;
   /** The package root (for assets and the version). */
   root: string;

@@ -4,16 +4,49 @@ import { DeskFailure } from '../../shared/result';
 
 const electron = vi.hoisted(() => ({
   shell: { openExternal: vi.fn(async () => undefined) },
+  dialog: {
+    showSaveDialog: vi.fn(async (..._args: unknown[]): Promise<{ canceled: boolean; filePath?: string }> => ({
+      canceled: true,
+    })),
+  },
 }));
 
 vi.mock('electron', () => ({
-  app: { getVersion: () => '0.1.0', isPackaged: false, getAppPath: () => '/app' },
+  app: {
+    getVersion: () => '0.1.0',
+    isPackaged: false,
+    getAppPath: () => '/app',
+    getPath: () => '/home/me/Documents',
+  },
+  BrowserWindow: { getFocusedWindow: () => null },
+  dialog: electron.dialog,
   Notification: class {},
   safeStorage: {},
   shell: electron.shell,
 }));
 
-const { assetsDirFor, createSecretBox, electronDataDir, openExternalIfAllowed } = await import('./platform');
+const { assetsDirFor, chooseSaveFile, createSecretBox, electronDataDir, openExternalIfAllowed } =
+  await import('./platform');
+
+describe('chooseSaveFile', () => {
+  const choice = { title: 'Back up', defaultName: 'desk-1.db', extension: 'db' };
+
+  it('offers the documents folder and the name, and gives back the chosen file', async () => {
+    electron.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/media/usb/desk.db' });
+    expect(await chooseSaveFile(choice, '/data')).toBe('/media/usb/desk.db');
+    expect(electron.dialog.showSaveDialog).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        defaultPath: join('/home/me/Documents', 'desk-1.db'),
+        filters: [{ name: 'Database backup', extensions: ['db'] }],
+      }),
+    );
+  });
+
+  it('gives null when the dialog is cancelled', async () => {
+    electron.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: '' });
+    expect(await chooseSaveFile(choice, '/data')).toBeNull();
+  });
+});
 
 function fakeStorage(available: boolean, backend: string) {
   return {

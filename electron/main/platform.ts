@@ -1,4 +1,4 @@
-import { app, Notification, safeStorage, shell } from 'electron';
+import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron';
 import { join, resolve } from 'node:path';
 import { resolveDataDir } from '../services/dataDir';
 import type { PlatformAdapter, SecretBox } from '../services/platform';
@@ -82,7 +82,24 @@ export function createElectronPlatform(options: ElectronPlatformOptions): Platfo
     notify(title, body) {
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },
+    chooseSaveFile: (choice) => chooseSaveFile(choice, options.dataDir),
   };
+}
+
+/** The system's save dialog, over the focused window; null when the person cancels. */
+export async function chooseSaveFile(
+  choice: { title: string; defaultName: string; extension: string },
+  dataDir: string,
+): Promise<string | null> {
+  const window = BrowserWindow.getFocusedWindow();
+  const options = {
+    title: choice.title,
+    defaultPath: join(app.getPath('documents') || dataDir, choice.defaultName),
+    filters: [{ name: 'Database backup', extensions: [choice.extension] }],
+    properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
+  };
+  const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+  return result.canceled || !result.filePath ? null : result.filePath;
 }
 
 /**

@@ -17,6 +17,7 @@ import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './sandboxClock';
+import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
@@ -216,6 +217,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     ...locations.handlers,
     ...reconcile.handlers,
     ...audit.handlers,
+    ...createDataServices(platform).handlers,
   };
   const services = auditedServices(handlers, {
     trail: audit.trail,

@@ -31,6 +31,11 @@ export interface PlatformAdapter {
    * (osIdentity) unless the host knows better. Read when each entry is written.
    */
   identity?: DeskIdentity;
+  /**
+   * Asks the person where to save a file (the desktop app's save dialog); null when they cancel.
+   * Absent where the host has no such dialog (browser mode, CLI): a file in the data folder is used.
+   */
+  chooseSaveFile?(options: { title: string; defaultName: string; extension: string }): Promise<string | null>;
   /** Environment variables to read credentials from (defaults to none). */
   env?: Record<string, string | undefined>;
 }

@@ -7,6 +7,7 @@ import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
 import { sandboxChannels } from './sandboxChannels';
 import { auditChannels } from './auditChannels';
+import { dataChannels } from './dataChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
   workspaceCountsSchema,
@@ -256,6 +257,7 @@ export const channels = {
   ...locationChannels,
   ...sandboxChannels,
   ...auditChannels,
+  ...dataChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -103,8 +103,18 @@ export const donationViewSchema = z.object({
 });
 export type DonationView = z.infer<typeof donationViewSchema>;
 
+/** Where a page of donations continues: after this donation, in the order first seen. */
+const cursorSchema = z
+  .object({ firstSeenAt: z.string().max(100), seq: z.number().int().nonnegative() })
+  .strict();
+
 export const donationListSchema = z.object({
+  /** The donations listed, or with `limit` one page of them (in the order first seen). */
   donations: z.array(donationViewSchema),
+  /** How many donations the list holds in all (counted by the database). */
+  total: z.number().int().nonnegative(),
+  /** With `limit`, where the next page starts (give it as `after`); null at the end. */
+  next: cursorSchema.nullable(),
   /** When the service was last asked about the listed bulks; null when the list came from the store only. */
   lastRefreshAt: z.string().nullable(),
   /** Pages read from the service by this call (0 when served from the store). */
@@ -219,8 +229,44 @@ const listRequest = z
     cached: z.boolean().optional(),
     /** Requested page size (the service may return fewer). */
     pageSize: z.number().int().min(1).max(1000).optional(),
+    /**
+     * Return at most this many of the listed donations (0: none, only the total); absent: all of
+     * them. A caller that shows or writes out a large list reads it page by page.
+     */
+    limit: z.number().int().min(0).max(1000).optional(),
+    /** Skip this many (with `limit`). */
+    offset: z.number().int().min(0).optional(),
+    /** Continue after this donation (with `limit`): keyset paging, for reading a long list through. */
+    after: cursorSchema.optional(),
   })
   .strict();
+
+/**
+ * One page of the donations Reconcile shows (the uploads' donations, those sent one by one and the
+ * corrections of them), filtered and counted by the database: the screen never holds them all.
+ */
+const pageRequest = z
+  .object({
+    /** Absent: every upload; null: only those sent one by one; an id: only that bulk's donations. */
+    bulk: bulkId.nullable().optional(),
+    status: donationStatusSchema.optional(),
+    offset: z.number().int().min(0).max(100_000_000),
+    limit: z.number().int().min(1).max(500),
+    /** In the order first seen (default), or declined ones still open first (for the declined list). */
+    order: z.enum(['firstSeen', 'openFirst']).optional(),
+  })
+  .strict();
+
+export const donationPageSchema = z.object({
+  donations: z.array(donationViewSchema),
+  /** How many donations match the filter. */
+  total: z.number().int().nonnegative(),
+  /** Of those matching the filter with any status, declined ones neither replaced nor dismissed. */
+  declinedOpen: z.number().int().nonnegative(),
+  /** Bulks of this environment's uploads that have donations (for the upload filter's choices). */
+  bulkIds: z.array(z.string()),
+  lastRefreshAt: z.string().nullable(),
+});
 
 /**
  * Channels of reconciliation: the donations of the uploads, their states over time and the control
@@ -229,10 +275,17 @@ const listRequest = z
 export const reconcileChannels = {
   /** Reads every page of the bulks' donations from the service (unless cached), stores them, returns them. */
   'donations.list': { request: listRequest, response: donationListSchema },
+  /** One page of the stored donations for the Reconcile screen, with the filter's count; never asks the service. */
+  'donations.page': { request: pageRequest, response: donationPageSchema },
   /** Asks the service again about the bulks that still have donations not CLEARED or DECLINED. */
   'donations.refresh': {
     request: z
-      .object({ jobId: jobId.optional(), pageSize: z.number().int().min(1).max(1000).optional() })
+      .object({
+        jobId: jobId.optional(),
+        pageSize: z.number().int().min(1).max(1000).optional(),
+        /** As for donations.list: at most this many donations in the answer (0: only the total). */
+        limit: z.number().int().min(0).max(1000).optional(),
+      })
       .strict(),
     response: donationListSchema,
   },

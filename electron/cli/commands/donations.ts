@@ -24,6 +24,9 @@ The list shows states and decline reasons in words with the service's code besid
 amounts in their currency; --json and the xlsx keep the codes and amounts in minor units.
 Exit codes: 0 listed; 2 the arguments cannot be used; 3 the service could not be reached or refused access.`;
 
+/** Donations read from the database per step while writing the list out. */
+const PAGE = 1_000;
+
 const SERVICE_CODES = new Set([
   'NETWORK',
   'AUTH_FAILED',
@@ -126,14 +129,16 @@ registerCommand('donations', {
       const p = payload as EventPayload<'job.progress'>;
       if (p.kind === 'donations' && !ctx.json) ctx.io.err(`  ${p.stage}: ${p.message ?? `${p.done} read`}`);
     });
-    let result;
+    const filter = {
+      ...(values.bulk ? { bulkIds: values.bulk } : {}),
+      ...(status?.success ? { status: status.data } : {}),
+    };
+    let listed;
     try {
-      result = await desk.services['donations.list'](
-        {
-          ...(values.bulk ? { bulkIds: values.bulk } : {}),
-          ...(status?.success ? { status: status.data } : {}),
-          ...(pageSize !== undefined ? { pageSize } : {}),
-        },
+      // Read from the service and stored; only the total comes back, the list is then read from
+      // the database page by page and written out as it comes (memory stays flat at any size).
+      listed = await desk.services['donations.list'](
+        { ...filter, ...(pageSize !== undefined ? { pageSize } : {}), limit: 0 },
         { transport: 'cli' },
       );
     } catch (e) {
@@ -145,34 +150,51 @@ registerCommand('donations', {
     } finally {
       stop();
     }
-    if (values.out !== undefined) {
-      const path = resolve(values.out);
-      const book = XLSX.utils.book_new();
-      XLSX.utils.book_append_sheet(
-        book,
-        XLSX.utils.aoa_to_sheet([COLUMNS, ...result.donations.map(sheetRow)]),
-        'Donations',
+    const sheet: Array<Array<string | number>> | null = values.out !== undefined ? [COLUMNS] : null;
+    const stateWidth = Math.max(...donationStatusSchema.options.map((s) => donationStatusWord(s).length));
+    if (ctx.json) ctx.io.out('{\n  "donations": [');
+    let written = 0;
+    let after: { firstSeenAt: string; seq: number } | undefined;
+    for (;;) {
+      const page = await desk.services['donations.list'](
+        { ...filter, cached: true, limit: PAGE, ...(after ? { after } : {}) },
+        { transport: 'cli' },
       );
-      await writeFileAtomic(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
-      if (!ctx.json) ctx.io.err(`Wrote ${count(result.donations.length, 'donation')} to ${path}`);
+      for (const d of page.donations) {
+        if (sheet) sheet.push(sheetRow(d));
+        if (ctx.json) {
+          ctx.io.out(`${written > 0 ? ',' : ''}    ${JSON.stringify(d)}`);
+        } else {
+          const row = d.row
+            ? `row ${d.row.rowNumber ?? `key ${d.row.rowKey}`}`
+            : d.bulkId
+              ? 'no row'
+              : 'sent one by one';
+          const errors = d.errors.length ? `  ${errorsText(d)}` : '';
+          ctx.io.out(
+            `${d.id}  ${donationStatusWord(d.state).padEnd(stateWidth)}  ${formatMinor(d.amount, d.currencyCode).padStart(14)}  ${d.recipientId}  ${row}${errors}`,
+          );
+        }
+        written++;
+      }
+      await ctx.io.drain?.();
+      if (!page.next) break;
+      after = page.next;
     }
     if (ctx.json) {
-      ctx.io.out(JSON.stringify(result, null, 2));
-      return EXIT.ok;
-    }
-    const stateWidth = Math.max(0, ...result.donations.map((d) => donationStatusWord(d.state).length));
-    for (const d of result.donations) {
-      const row = d.row
-        ? `row ${d.row.rowNumber ?? `key ${d.row.rowKey}`}`
-        : d.bulkId
-          ? 'no row'
-          : 'sent one by one';
-      const errors = d.errors.length ? `  ${errorsText(d)}` : '';
       ctx.io.out(
-        `${d.id}  ${donationStatusWord(d.state).padEnd(stateWidth)}  ${formatMinor(d.amount, d.currencyCode).padStart(14)}  ${d.recipientId}  ${row}${errors}`,
+        `  ],\n  "total": ${written},\n  "lastRefreshAt": ${JSON.stringify(listed.lastRefreshAt)},\n  "pages": ${listed.pages}\n}`,
       );
+    } else {
+      ctx.io.out(`${count(written, 'donation')}, ${count(listed.pages, 'page')} read.`);
     }
-    ctx.io.out(`${count(result.donations.length, 'donation')}, ${count(result.pages, 'page')} read.`);
+    if (sheet && values.out !== undefined) {
+      const path = resolve(values.out);
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(sheet), 'Donations');
+      await writeFileAtomic(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+      if (!ctx.json) ctx.io.err(`Wrote ${count(written, 'donation')} to ${path}`);
+    }
     return EXIT.ok;
   },
 });

@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { DATABASE_FILE, DeskDatabase } from './deskDatabase';
-import { SCHEMA_VERSION } from './schema';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 let dir: string;
 const opened: DeskDatabase[] = [];
@@ -43,6 +43,43 @@ describe('DeskDatabase', () => {
     first.close();
     const again = openDb();
     expect(again.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(1);
+  });
+
+  it("upgrades schema 1: each donation's mark from its metadata or link, with the pages' indexes", async () => {
+    // A database as schema 1 wrote it, with a plain donation, a correction linked or only marked,
+    // and a single donation from the form.
+    const raw = new DatabaseSync(join(dir, DATABASE_FILE));
+    raw.exec(MIGRATIONS[0]?.sql ?? '');
+    raw.exec('PRAGMA user_version = 1');
+    const insert = raw.prepare(
+      `INSERT INTO donation (environment, id, bulk_id, status, amount, currency, first_seen_at, last_seen_at,
+         replaces, resource, history) VALUES ('offline', ?, ?, 'CLEARED', 100, 'USD', 'a', 'b', ?, ?, '[]')`,
+    );
+    const resource = (metadata: Record<string, string>) => JSON.stringify({ attributes: { metadata } });
+    insert.run('plain', 'bulk-1', null, resource({ ddRef: 'r1' }));
+    insert.run('linked', null, 'plain', resource({}));
+    insert.run('marked', 'bulk-2', null, resource({ ddReplaces: 'elsewhere' }));
+    insert.run('single', null, null, resource({ ddSingle: 's1' }));
+    raw.close();
+    const db = openDb();
+    expect(db.schemaVersion()).toBe(SCHEMA_VERSION);
+    const marks = db.all<{ id: string; mark: string | null }>('SELECT id, mark FROM donation ORDER BY id');
+    expect(Object.fromEntries(marks.map((m) => [m.id, m.mark]))).toEqual({
+      linked: 'replaces',
+      marked: 'replaces',
+      plain: null,
+      single: 'single',
+    });
+    // The running sums start from what was there.
+    expect(db.get<{ n: number }>('SELECT sum(n) AS n FROM donation_sum')?.n).toBe(4);
+    const indexes = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'");
+    expect(indexes.map((i) => i.name)).toEqual(
+      expect.arrayContaining(['donation_bulk', 'donation_bulk_seen', 'donation_first_seen']),
+    );
+    // The copy of what schema 1 wrote, in case the upgrade must be undone.
+    expect(
+      (await readdir(join(dir, 'backups'))).some((n) => n.startsWith('desk-schema-1-before-upgrade')),
+    ).toBe(true);
   });
 
   it('refuses a database written by a newer version, and changes nothing', () => {

@@ -139,6 +139,14 @@ export class DeskDatabase {
     return statement;
   }
 
+  /**
+   * Changes whenever another connection (another process) has committed since: with a count of
+   * its own writes, a reader may keep what it derived from the database while both stay the same.
+   */
+  dataVersion(): number {
+    return Number(this.get<{ data_version: number }>('PRAGMA data_version')?.data_version ?? 0);
+  }
+
   run(sql: string, ...params: Params): { changes: number } {
     return this.guard(() => ({ changes: Number(this.statement(sql).run(...params).changes) }));
   }
@@ -272,7 +280,7 @@ export function newestBackup(dataDir: string): string | null {
   return dated[0]?.path ?? null;
 }
 
-function restoreAdvice(dataDir: string): string {
+export function restoreAdvice(dataDir: string): string {
   const backup = newestBackup(dataDir);
   const path = join(dataDir, DATABASE_FILE);
   return backup

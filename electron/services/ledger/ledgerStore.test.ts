@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from '@photostructure/sqlite';
 import { closeDatabase, databaseOf, type DeskDatabase } from '../db/deskDatabase';
 import { LedgerStore, leaseNameOf, readLedgerRecords } from './ledgerStore';
 import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
@@ -117,6 +118,27 @@ describe('ledger store', () => {
     const seen = await readLedgerRecords(ledgerDir());
     expect(seen.intents.map((i) => i.state)).toEqual(['PROCESSING']);
     await a.close();
+  });
+
+  it('reads the ledger again after a put here or a commit by another connection, not otherwise', async () => {
+    const a = await LedgerStore.open(ledgerDir());
+    await a.putGroup(group('g1', [1], ['f1']));
+    await a.putIntent(intent('a1', 'g1', 'PROCESSING'));
+    const first = await readLedgerRecords(ledgerDir());
+    // Nothing changed: the same records, not parsed again.
+    expect(await readLedgerRecords(ledgerDir())).toBe(first);
+    await a.putIntent(intent('a1', 'g1', 'PROCESSED'));
+    const afterPut = await readLedgerRecords(ledgerDir());
+    expect(afterPut.intents.map((i) => i.state)).toEqual(['PROCESSED']);
+    await a.close();
+    // Another process (a connection of its own) changes an intent behind this one's back.
+    const other = new DatabaseSync(join(dir, 'desk.db'));
+    other.exec('PRAGMA busy_timeout = 5000');
+    other
+      .prepare('UPDATE ledger_intent SET body = ? WHERE attempt_id = ?')
+      .run(JSON.stringify(intent('a1', 'g1', 'ERROR')), 'a1');
+    other.close();
+    expect((await readLedgerRecords(ledgerDir())).intents.map((i) => i.state)).toEqual(['ERROR']);
   });
 });
 

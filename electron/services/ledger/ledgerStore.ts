@@ -147,7 +147,11 @@ export function leaseNameOf(dir: string): string {
   return `ledger:${basename(dir)}`;
 }
 
+/** Ledger writes through this process's connection, per database (what the read cache keys on). */
+const ledgerWrites = new WeakMap<object, number>();
+
 function putGroupRow(db: DeskDatabase, group: LedgerGroup): void {
+  ledgerWrites.set(db, (ledgerWrites.get(db) ?? 0) + 1);
   db.run(
     `INSERT INTO ledger_group (id, created_at, environment, corrects, body) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, environment = excluded.environment,
@@ -161,6 +165,7 @@ function putGroupRow(db: DeskDatabase, group: LedgerGroup): void {
 }
 
 function putIntentRow(db: DeskDatabase, intent: LedgerIntent): void {
+  ledgerWrites.set(db, (ledgerWrites.get(db) ?? 0) + 1);
   db.run(
     `INSERT INTO ledger_intent (attempt_id, service_id, group_id, part, state, created_at, body)
      VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -196,8 +201,21 @@ export async function readLedgerRecords(
 ): Promise<{ groups: LedgerGroup[]; intents: LedgerIntent[] }> {
   const db = databaseOf(dirname(dir));
   await importLegacyLedger(db, dir);
-  return readRecords(db);
+  // Parsed once per change: every page Reconcile shows asks again, and an upload's record carries
+  // each row's key and fingerprint (a few MB per 100,000 rows). Callers never modify what they get.
+  // A change is a ledger write in this process, or any commit by another process.
+  const stamp = `${db.dataVersion()}:${ledgerWrites.get(db) ?? 0}`;
+  const kept = lastRead.get(db);
+  if (kept?.stamp === stamp) return kept.records;
+  const records = readRecords(db);
+  lastRead.set(db, { stamp, records });
+  return records;
 }
+
+const lastRead = new WeakMap<
+  object,
+  { stamp: string; records: { groups: LedgerGroup[]; intents: LedgerIntent[] } }
+>();
 
 /**
  * Version 0.1's snapshot plus journal, replayed as it did (each line replaces the record with the

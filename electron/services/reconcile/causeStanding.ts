@@ -3,11 +3,11 @@ import { codeWord } from '../../../shared/i18n';
 import type { StoredDonation } from './donationStore';
 
 /** Decline codes that say the cause itself cannot take money now (not the row, not the budget). */
-const CAUSE_CODES = new Set(['CAUSE_NOT_IN_GOOD_STANDING']);
+export const CAUSE_CODES = new Set(['CAUSE_NOT_IN_GOOD_STANDING']);
 const PAID_ON = new Set(['INITIATED', 'IN_PROGRESS', 'PAID', 'CLEARED']);
 
 /** The cause part of a recipient id (a cause, or a cause/project pair). */
-const causeOf = (recipientId: string): string => recipientId.split('/')[0] ?? recipientId;
+export const causeOf = (recipientId: string): string => recipientId.split('/')[0] ?? recipientId;
 
 /**
  * Causes that cannot receive money, as far as this app has seen: the service offers no standing on

@@ -24,6 +24,21 @@ function service(pages: Array<{ ids: string[]; next: string | null }>) {
 }
 
 describe('listDonations', () => {
+  it('keeps nothing but the ids when told not to keep the donations, and counts the same', async () => {
+    const { client } = service([
+      { ids: ['a', 'b', 'c'], next: '/donations?page[after]=c' },
+      { ids: ['c', 'd'], next: null },
+    ]);
+    const seen: number[] = [];
+    const result = await listDonations(
+      client,
+      { pageSize: 3 },
+      { keep: false, onPage: (_page, distinct) => void seen.push(distinct) },
+    );
+    expect(seen).toEqual([3, 4]);
+    expect(result).toEqual({ donations: [], pages: 2 });
+  });
+
   it('follows every cursor, whatever size each page comes in, and counts an id seen twice once', async () => {
     const { client, requests } = service([
       { ids: ['a', 'b', 'c'], next: '/donations?page[after]=c' },

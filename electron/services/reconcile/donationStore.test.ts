@@ -152,12 +152,15 @@ describe('DonationStore in the database', () => {
     const all = store.all();
 
     const pages = [0, 100, 200].flatMap((offset) =>
-      store.page({ bulkIds: ['b0'], limit: 100, offset, order: 'id' }),
+      store.page({ bulkIds: ['b0'], limit: 100, offset, order: 'firstSeen' }),
     );
+    // First seen, then as recorded (the ids were recorded in their own order).
     const b0 = all
       .filter((d) => d.resource.attributes.bulkId === 'b0')
-      .map((d) => d.resource.id)
-      .sort();
+      .sort(
+        (x, y) => x.firstSeenAt.localeCompare(y.firstSeenAt) || x.resource.id.localeCompare(y.resource.id),
+      )
+      .map((d) => d.resource.id);
     expect(pages.map((d) => d.resource.id)).toEqual(b0);
     expect(store.count({ bulkIds: ['b0'] })).toBe(100);
     expect(store.count({ status: 'DECLINED' })).toBe(
@@ -190,6 +193,51 @@ describe('DonationStore in the database', () => {
         .sort((a = 0, b = 0) => a - b),
     );
     expect(store.bulkStates()).toEqual({ open: ['b0', 'b1'], listed: ['b0', 'b1'] });
+  });
+
+  it('keeps the running sums right as donations change state, amount and resolution', async () => {
+    const store = await DonationStore.open(storePath());
+    for (let i = 0; i < 40; i++) {
+      store.record(resource(`s${i}`, 'INITIATED', { bulkId: `b${i % 2}`, amount: 100 + i }), null, 'a');
+    }
+    await store.save();
+    // Every donation of b0 ends CLEARED or DECLINED (one amount changed), two declined are resolved.
+    for (let i = 0; i < 40; i += 2) {
+      const status: Status = i % 4 === 0 ? 'CLEARED' : 'DECLINED';
+      store.record(
+        resource(`s${i}`, status, { bulkId: 'b0', amount: i === 2 ? 999 : 100 + i, updated: '2026-11-02' }),
+        null,
+        'b',
+      );
+    }
+    store.resolve('s2', { kind: 'dismissed', at: 'c', reason: 'duplicate' });
+    store.resolve('s6', { kind: 'replacing', at: 'c' });
+    await store.save();
+    const all = store.all();
+    const expected = (bulkId: string) => {
+      const sums = new Map<string, { count: number; amount: number; open: number }>();
+      for (const d of all.filter((x) => x.resource.attributes.bulkId === bulkId)) {
+        const a = d.resource.attributes;
+        const t = sums.get(a.state.processingStatus) ?? { count: 0, amount: 0, open: 0 };
+        t.count++;
+        t.amount += a.funds.amount;
+        if (a.state.processingStatus === 'DECLINED' && (!d.resolution || d.resolution.kind === 'replacing'))
+          t.open++;
+        sums.set(a.state.processingStatus, t);
+      }
+      return sums;
+    };
+    for (const bulkId of ['b0', 'b1']) {
+      const got = store.bulkSums([bulkId]);
+      expect(new Map(got.map((t) => [t.status, { count: t.count, amount: t.amount, open: t.open }]))).toEqual(
+        expected(bulkId),
+      );
+    }
+    expect(store.bulkSums(['b0']).find((t) => t.status === 'DECLINED')).toMatchObject({ count: 10, open: 9 });
+    expect(store.count({ bulkIds: ['b0', 'b1'], singles: true, corrections: true })).toBe(40);
+    expect(store.totals().reduce((n, t) => n + t.count, 0)).toBe(40);
+    // b0 has nothing left to follow.
+    expect(store.bulkStates()).toEqual({ open: ['b1'], listed: ['b0', 'b1'] });
   });
 
   it('refuses an unreadable store file of version 0.1 and leaves it untouched', async () => {

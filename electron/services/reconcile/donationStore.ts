@@ -100,7 +100,9 @@ export class DonationStore {
       return {
         detail: { donations: parsed.data.donations.length, singles: parsed.data.singles.length },
         write: () => {
-          for (const d of parsed.data.donations) writeDonation(db, environment, d);
+          const sums = new SumChanges();
+          for (const d of parsed.data.donations) writeDonation(db, environment, d, sums);
+          sums.apply(db, environment);
           for (const a of parsed.data.singles) writeSingle(db, environment, a.clientRef, a);
           writeRefresh(db, environment, parsed.data.lastRefreshAt);
         },
@@ -192,10 +194,31 @@ export class DonationStore {
   }
 
   /**
+   * Whether a donation is known and the workspace row it is tied to (null: none), without parsing
+   * its resource; undefined when it is not known. What a refresh asks before `record`, which then
+   * reuses the same read.
+   */
+  known(id: string): { row: DonationRowLink | null } | undefined {
+    const before = this.prior(id);
+    this.memo = { id, before };
+    return before;
+  }
+
+  /** The last `known` answer, for the `record` of the same donation that follows it. */
+  private memo: { id: string; before: ReturnType<DonationStore['readPrior']> } | null = null;
+
+  private prior(id: string): ReturnType<DonationStore['readPrior']> {
+    const memo = this.memo;
+    this.memo = null;
+    if (memo && memo.id === id && !this.held.has(id)) return memo.before;
+    return this.readPrior(id);
+  }
+
+  /**
    * What `record` needs of a donation already known, without parsing its resource (the largest
    * part of a row): a refresh records every donation of an upload, so this is its hot path.
    */
-  private prior(
+  private readPrior(
     id: string,
   ): (Omit<StoredDonation, 'resource'> & { statusLastUpdated: string | undefined }) | undefined {
     const held = this.held.get(id);
@@ -255,47 +278,240 @@ export class DonationStore {
    * screens and reports that need one page and the totals, never every donation.
    */
 
-  /** Donations of the given bulks (null: all), optionally of one status, one page in a stable order. */
+  /**
+   * Donations of a filter, one page in the order first seen, then in the order recorded (the
+   * service's order within what it sent at once), so pages never overlap.
+   */
   page(query: DonationQuery): StoredDonation[] {
     const { where, params } = whereOf(this.environment, query);
-    const order = ORDER_BY[query.order ?? 'firstSeen'];
     const limit = Math.max(0, Math.min(query.limit, 10_000));
     const offset = Math.max(0, query.offset ?? 0);
+    const clauses = [where];
+    const after = query.after ? [query.after.firstSeenAt, query.after.firstSeenAt, query.after.seq] : [];
+    if (query.after) clauses.push('(first_seen_at > ? OR (first_seen_at = ? AND rowid > ?))');
     return this.db
       .all<DonationRow>(
-        `${SELECT_DONATION} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `${SELECT_DONATION} WHERE ${clauses.join(' AND ')} ORDER BY ${ORDER_BY[query.order ?? 'firstSeen']}
+         LIMIT ? OFFSET ?`,
         ...params,
+        ...after,
         limit,
         offset,
       )
       .map(fromRow);
   }
 
-  /** How many donations `page` can give for this filter. */
-  count(query: Omit<DonationQuery, 'limit' | 'offset' | 'order'>): number {
-    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
-    return Number(
-      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM donation WHERE ${where}`, ...params)?.n ?? 0,
+  /** Where a page that ended with this donation continues (for `after`). */
+  cursorAfter(id: string): PageCursor | null {
+    const row = this.db.get<{ first_seen_at: string; seq: number }>(
+      'SELECT first_seen_at, rowid AS seq FROM donation WHERE environment = ? AND id = ?',
+      this.environment,
+      id,
     );
+    return row ? { firstSeenAt: row.first_seen_at, seq: Number(row.seq) } : null;
+  }
+
+  /** How many donations `page` can give for this filter (counted from the indexes, in disjoint parts). */
+  count(query: DonationFilter): number {
+    let n = 0;
+    for (const part of countParts(this.environment, query)) {
+      n += Number(
+        this.db.get<{ n: number }>(
+          part.sums
+            ? `SELECT coalesce(sum(n), 0) AS n FROM donation_sum WHERE ${part.where}`
+            : `SELECT count(*) AS n FROM ${part.from ?? 'donation'} WHERE ${part.where}`,
+          ...part.params,
+        )?.n ?? 0,
+      );
+    }
+    return n;
+  }
+
+  /** Open declined donations of a filter (neither replaced nor dismissed): a count from the indexes. */
+  declinedOpen(query: Omit<DonationFilter, 'status'>): number {
+    let n = 0;
+    for (const part of countParts(this.environment, { ...query, status: 'DECLINED' })) {
+      n += Number(
+        this.db.get<{ n: number }>(
+          part.sums
+            ? `SELECT coalesce(sum(n), 0) AS n FROM donation_sum WHERE ${part.where} AND open`
+            : `SELECT count(*) AS n FROM ${part.from ?? 'donation'} WHERE ${part.where} AND ${OPEN}`,
+          ...part.params,
+        )?.n ?? 0,
+      );
+    }
+    return n;
   }
 
   /** Count and sum (minor units) per status and currency, summed by SQL. */
   totals(
-    query: Omit<DonationQuery, 'limit' | 'offset' | 'order' | 'status'> = {},
+    query: Omit<DonationFilter, 'status'> = {},
   ): Array<{ status: StoredStatus; currencyCode: string; count: number; amount: number }> {
-    const { where, params } = whereOf(this.environment, { ...query, limit: 0 });
+    const sums = new Map<
+      string,
+      { status: StoredStatus; currencyCode: string; count: number; amount: number }
+    >();
+    if (!query.bulkIds && !query.oneByOne) {
+      // Every donation of the environment: the running sums kept by the database's triggers.
+      return this.db
+        .all<{ status: StoredStatus; currency: string; n: number; total: number }>(
+          `SELECT status, currency, sum(n) AS n, sum(amount) AS total FROM donation_sum
+           WHERE environment = ? GROUP BY status, currency HAVING sum(n) > 0 ORDER BY status, currency`,
+          this.environment,
+        )
+        .map((r) => ({
+          status: r.status,
+          currencyCode: r.currency,
+          count: Number(r.n),
+          amount: Number(r.total),
+        }));
+    }
+    for (const part of countParts(this.environment, query)) {
+      for (const r of this.db.all<{ status: StoredStatus; currency: string; n: number; total: number }>(
+        part.sums
+          ? `SELECT status, currency, sum(n) AS n, sum(amount) AS total FROM donation_sum
+             WHERE ${part.where} GROUP BY status, currency HAVING sum(n) > 0`
+          : `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM ${part.from ?? 'donation'}
+             WHERE ${part.where} GROUP BY status, currency`,
+        ...part.params,
+      )) {
+        const key = `${r.status} ${r.currency}`;
+        const t = sums.get(key) ?? { status: r.status, currencyCode: r.currency, count: 0, amount: 0 };
+        t.count += Number(r.n);
+        t.amount += Number(r.total);
+        sums.set(key, t);
+      }
+    }
+    return [...sums.values()].sort(
+      (x, y) => x.status.localeCompare(y.status) || x.currencyCode.localeCompare(y.currencyCode),
+    );
+  }
+
+  /** Bulk ids that have donations, among the given ones (null: any), from the bulk index. */
+  bulksWithDonations(bulkIds: string[] | null): string[] {
+    const rows = bulkIds
+      ? this.db.all<{ bulk_id: string }>(
+          `SELECT value AS bulk_id FROM json_each(?) WHERE EXISTS
+             (SELECT 1 FROM donation WHERE environment = ? AND bulk_id = value)`,
+          JSON.stringify(bulkIds),
+          this.environment,
+        )
+      : this.db.all<{ bulk_id: string }>(
+          'SELECT DISTINCT bulk_id FROM donation WHERE environment = ? AND bulk_id IS NOT NULL',
+          this.environment,
+        );
+    return rows.map((r) => r.bulk_id);
+  }
+
+  /**
+   * Per bulk, status and currency: count and sum, open declined ones, and corrections among them
+   * (what the per-upload control totals and the month report need), from the bulk index alone.
+   */
+  bulkSums(bulkIds: string[]): BulkSum[] {
+    if (bulkIds.length === 0) return [];
     return this.db
-      .all<{ status: StoredStatus; currency: string; n: number; total: number }>(
-        `SELECT status, currency, count(*) AS n, sum(amount) AS total FROM donation WHERE ${where}
-         GROUP BY status, currency ORDER BY status, currency`,
-        ...params,
+      .all<{
+        bulk_id: string;
+        status: StoredStatus;
+        currency: string;
+        n: number;
+        total: number;
+        open: number;
+        open_total: number;
+        corrections: number;
+        corrections_total: number;
+      }>(
+        `SELECT bulk_id, status, currency, sum(n) AS n, sum(amount) AS total,
+           sum(CASE WHEN open THEN n ELSE 0 END) AS open,
+           sum(CASE WHEN open THEN amount ELSE 0 END) AS open_total,
+           sum(CASE WHEN mark = 'replaces' THEN n ELSE 0 END) AS corrections,
+           sum(CASE WHEN mark = 'replaces' THEN amount ELSE 0 END) AS corrections_total
+         FROM donation_sum WHERE environment = ? AND bulk_id IN (SELECT value FROM json_each(?))
+         GROUP BY bulk_id, status, currency HAVING sum(n) > 0`,
+        this.environment,
+        JSON.stringify(bulkIds),
       )
       .map((r) => ({
+        bulkId: r.bulk_id,
         status: r.status,
         currencyCode: r.currency,
         count: Number(r.n),
         amount: Number(r.total),
+        open: Number(r.open),
+        openAmount: Number(r.open_total),
+        corrections: Number(r.corrections),
+        correctionsAmount: Number(r.corrections_total),
       }));
+  }
+
+  /**
+   * Donations this app created one at a time (no bulk, a correction or a single donation from the
+   * form) first recorded in the given UTC month (YYYY-MM), per status, currency and kind.
+   */
+  oneByOneSums(month: string): OneByOneSum[] {
+    return this.db
+      .all<{
+        status: StoredStatus;
+        currency: string;
+        mark: 'replaces' | 'single';
+        n: number;
+        total: number;
+        open: number;
+        open_total: number;
+      }>(
+        `SELECT status, currency, mark, count(*) AS n, sum(amount) AS total,
+           sum(${OPEN}) AS open, sum(CASE WHEN ${OPEN} THEN amount ELSE 0 END) AS open_total
+         FROM donation WHERE environment = ? AND bulk_id IS NULL AND mark IS NOT NULL
+           AND first_seen_at >= ? AND first_seen_at < ?
+         GROUP BY status, currency, mark`,
+        this.environment,
+        `${month}-01`,
+        nextMonth(month),
+      )
+      .map((r) => ({
+        status: r.status,
+        currencyCode: r.currency,
+        mark: r.mark,
+        count: Number(r.n),
+        amount: Number(r.total),
+        open: Number(r.open),
+        openAmount: Number(r.open_total),
+      }));
+  }
+
+  /** Declined donations one of whose reasons has one of these codes (declined ones from the index). */
+  declinedWithCodes(codes: readonly string[]): StoredDonation[] {
+    return this.db
+      .all<DonationRow>(`${SELECT_DONATION} WHERE environment = ? AND status = 'DECLINED'`, this.environment)
+      .filter((r) => codes.some((c) => r.resource.includes(JSON.stringify(c))))
+      .map((r) => this.held.get(r.id) ?? fromRow(r))
+      .filter((d) =>
+        (d.resource.attributes.state.errors ?? []).some((e) => !!e.code && codes.includes(e.code)),
+      );
+  }
+
+  /** Donations of no bulk not yet CLEARED or DECLINED: a refresh reads each of them on its own. */
+  openSingles(): StoredDonation[] {
+    return this.db
+      .all<DonationRow>(
+        `${SELECT_DONATION} WHERE environment = ? AND bulk_id IS NULL AND status NOT IN ('CLEARED', 'DECLINED')`,
+        this.environment,
+      )
+      .map((r) => this.held.get(r.id) ?? fromRow(r));
+  }
+
+  /**
+   * Every donation, one at a time (for the rare reader that needs them all, such as the causes that
+   * cannot receive money); rows whose JSON does not contain `mustContain` are skipped unparsed.
+   */
+  *each(mustContain?: readonly string[]): Generator<StoredDonation> {
+    for (const row of this.db.iterate<DonationRow>(
+      `${SELECT_DONATION} WHERE environment = ?`,
+      this.environment,
+    )) {
+      if (mustContain && !mustContain.some((s) => row.resource.includes(s))) continue;
+      yield this.held.get(row.id) ?? fromRow(row);
+    }
   }
 
   /** The rows already tied to a donation, per bulk: what a refresh must not hand out again. */
@@ -317,8 +533,8 @@ export class DonationStore {
   /** Bulks with a donation not yet CLEARED or DECLINED, and every bulk with a donation listed. */
   bulkStates(): { open: string[]; listed: string[] } {
     const rows = this.db.all<{ bulk_id: string; open: number }>(
-      `SELECT bulk_id, max(status NOT IN ('CLEARED', 'DECLINED')) AS open FROM donation
-       WHERE environment = ? AND bulk_id IS NOT NULL GROUP BY bulk_id`,
+      `SELECT bulk_id, max(n > 0 AND status NOT IN ('CLEARED', 'DECLINED')) AS open FROM donation_sum
+       WHERE environment = ? AND bulk_id != '' GROUP BY bulk_id HAVING sum(n) > 0`,
       this.environment,
     );
     return {
@@ -336,7 +552,9 @@ export class DonationStore {
       // Nothing held: no write lock to take, no commit to wait for.
       if (donations.length === 0 && singles.length === 0 && refresh === null) return;
       this.db.transaction(() => {
-        for (const d of donations) writeDonation(this.db, this.environment, d);
+        const sums = new SumChanges();
+        for (const d of donations) writeDonation(this.db, this.environment, d, sums);
+        sums.apply(this.db, this.environment);
         for (const [clientRef, attempt] of singles)
           writeSingle(this.db, this.environment, clientRef, attempt);
         if (refresh) writeRefresh(this.db, this.environment, refresh);
@@ -355,38 +573,181 @@ export class DonationStore {
 
 type StoredStatus = StoredDonation['history'][number]['state'];
 
-export interface DonationQuery {
-  /** Only these bulks (null or absent: every donation of the environment). */
+/**
+ * Which donations: those of the given bulks (null or absent: every donation of the environment),
+ * with `singles` also those sent one by one that correct nothing, with `corrections` also the
+ * corrections of any of those; `oneByOne` keeps only those of no bulk; `status` only one state.
+ */
+export interface DonationFilter {
   bulkIds?: string[] | null;
+  singles?: boolean;
+  corrections?: boolean;
+  oneByOne?: boolean;
   status?: StoredStatus;
+}
+
+export interface DonationQuery extends DonationFilter {
   order?: keyof typeof ORDER_BY;
   limit: number;
   offset?: number;
+  /** Keyset paging (order firstSeen only): the page after this donation (see cursorAfter). */
+  after?: PageCursor;
 }
 
-/** Orders with an index behind them (see db/schema.ts); id last so pages never overlap. */
+export interface PageCursor {
+  firstSeenAt: string;
+  /** The donation's rowid: the order it was recorded in. */
+  seq: number;
+}
+
+export interface BulkSum {
+  bulkId: string;
+  status: StoredStatus;
+  currencyCode: string;
+  count: number;
+  amount: number;
+  /** Of these, declined ones neither replaced nor dismissed (0 unless DECLINED), and their sum. */
+  open: number;
+  openAmount: number;
+  /** Of these, corrections of a declined donation. */
+  corrections: number;
+  correctionsAmount: number;
+}
+
+export interface OneByOneSum {
+  status: StoredStatus;
+  currencyCode: string;
+  mark: 'replaces' | 'single';
+  count: number;
+  amount: number;
+  open: number;
+  openAmount: number;
+}
+
+/** A declined donation is open until replaced or dismissed (see isOpenResolution). */
+const OPEN = "(resolution_kind IS NULL OR resolution_kind = 'replacing')";
+
+/** Orders with an index behind them (see db/schema.ts); rowid last so pages never overlap. */
 const ORDER_BY = {
-  firstSeen: 'first_seen_at, id',
-  id: 'id',
-  status: 'status, id',
-  amount: 'amount, id',
+  firstSeen: 'first_seen_at, rowid',
+  // Declined ones neither replaced nor dismissed first: a short list of a long history shows those.
+  openFirst: `${OPEN} DESC, first_seen_at, rowid`,
 } as const;
+
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/**
+ * A correction of a donation in scope: the donation it replaces looked up by its key for each
+ * correction (corrections are few; `IN (SELECT …)` would first list every donation in scope).
+ */
+const correctionOf = (inner: string | null): string =>
+  `EXISTS (SELECT 1 FROM donation AS o WHERE o.environment = ? AND o.id = donation.replaces AND ${inner ?? '1'})`;
+
+/** The donations a filter's bulks and singles name directly (not their corrections). */
+function scopeOf(query: DonationFilter, alias: string, params: Array<string | number>): string | null {
+  if (!query.bulkIds) return null;
+  // One bulk as an equality, so its index gives the page in order without reading other bulks.
+  const one = query.bulkIds.length === 1;
+  params.push(one ? (query.bulkIds[0] as string) : JSON.stringify(query.bulkIds));
+  const inBulks = one ? `${alias}bulk_id = ?` : `${alias}bulk_id IN (SELECT value FROM json_each(?))`;
+  return query.singles ? `(${inBulks} OR (${alias}bulk_id IS NULL AND ${alias}replaces IS NULL))` : inBulks;
+}
 
 function whereOf(
   environment: string,
-  query: DonationQuery,
+  query: DonationFilter,
 ): { where: string; params: Array<string | number> } {
   const clauses = ['environment = ?'];
   const params: Array<string | number> = [environment];
-  if (query.bulkIds) {
-    clauses.push(`bulk_id IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(query.bulkIds));
+  if (query.oneByOne) {
+    // Of no bulk: what was sent one by one, and corrections of the filter's donations (read from
+    // the bulk index's entries of no bulk, in order).
+    clauses.push('bulk_id IS NULL');
+    const kinds: string[] = [];
+    if (query.singles) kinds.push('replaces IS NULL');
+    if (query.corrections && query.bulkIds) {
+      params.push(environment);
+      const inner = scopeOf(query, 'o.', params);
+      kinds.push(`(replaces IS NOT NULL AND ${correctionOf(inner)})`);
+    }
+    if (query.bulkIds) clauses.push(kinds.length > 0 ? `(${kinds.join(' OR ')})` : '0');
+    if (query.status) {
+      clauses.push('status = ?');
+      params.push(query.status);
+    }
+    return { where: clauses.join(' AND '), params };
+  }
+  const direct = scopeOf(query, '', params);
+  if (direct) {
+    if (query.corrections) {
+      params.push(environment);
+      const inner = scopeOf(query, 'o.', params);
+      clauses.push(`(${direct} OR (replaces IS NOT NULL AND ${correctionOf(inner)}))`);
+    } else clauses.push(direct);
   }
   if (query.status) {
     clauses.push('status = ?');
     params.push(query.status);
   }
   return { where: clauses.join(' AND '), params };
+}
+
+/**
+ * A filter as disjoint parts each answered from one index (an OR across columns would read every
+ * row): the bulks' donations, those of no bulk, and corrections of them that sit in another bulk.
+ */
+function countParts(
+  environment: string,
+  query: DonationFilter,
+): Array<{ where: string; params: Array<string | number>; from?: string; sums?: boolean }> {
+  if (!query.bulkIds || (!query.singles && !query.corrections)) return [whereOf(environment, query)];
+  const status = (clauses: string[], params: Array<string | number>) => {
+    if (query.status) {
+      clauses.push('status = ?');
+      params.push(query.status);
+    }
+    return { where: clauses.join(' AND '), params };
+  };
+  const parts: Array<{ where: string; params: Array<string | number>; from?: string; sums?: boolean }> = [];
+  const bulks = JSON.stringify(query.bulkIds);
+  if (!query.oneByOne) {
+    // The bulks' own donations: from the running sums (a few rows per bulk, not every donation).
+    parts.push({
+      ...status(['environment = ?', 'bulk_id IN (SELECT value FROM json_each(?))'], [environment, bulks]),
+      sums: true,
+    });
+  }
+  const scopeParams: Array<string | number> = [environment];
+  const inner = scopeOf(query, 'o.', scopeParams);
+  const corrections = correctionOf(inner);
+  const noBulk: string[] = [];
+  const noBulkParams: Array<string | number> = [environment];
+  if (query.singles) noBulk.push('replaces IS NULL');
+  if (query.corrections) {
+    noBulk.push(`(replaces IS NOT NULL AND ${corrections})`);
+    noBulkParams.push(...scopeParams);
+  }
+  parts.push(status(['environment = ?', 'bulk_id IS NULL', `(${noBulk.join(' OR ')})`], noBulkParams));
+  if (query.corrections && !query.oneByOne) {
+    // INDEXED BY: corrections are few; the planner would otherwise walk every other bulk's entries.
+    parts.push({
+      ...status(
+        [
+          'environment = ?',
+          'replaces IS NOT NULL',
+          'bulk_id IS NOT NULL',
+          'bulk_id NOT IN (SELECT value FROM json_each(?))',
+          corrections,
+        ],
+        [environment, bulks, ...scopeParams],
+      ),
+      from: 'donation INDEXED BY donation_replaces',
+    });
+  }
+  return parts;
 }
 
 interface DonationRow {
@@ -415,21 +776,82 @@ function fromRow(row: DonationRow): StoredDonation {
   };
 }
 
-function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation): void {
+/** What a donation counts in `donation_sum` under (see db/schema.ts, migration 2). */
+interface SumKey {
+  bulk_id: string | null;
+  status: string;
+  currency: string | null;
+  mark: string | null;
+  resolution_kind: string | null;
+  amount: number | null;
+}
+
+/**
+ * Changes to the running sums gathered while donations are written, applied once at the end of the
+ * same transaction: each donation's old values are read under the write lock, so the sums stay
+ * exact whichever process writes.
+ */
+class SumChanges {
+  private readonly changes = new Map<string, { key: unknown[]; n: number; amount: number }>();
+
+  add(row: SumKey, sign: 1 | -1): void {
+    const open =
+      row.status === 'DECLINED' && (row.resolution_kind === null || row.resolution_kind === 'replacing');
+    const key = [row.bulk_id ?? '', row.status, row.currency ?? '', row.mark ?? '', open ? 1 : 0];
+    const id = JSON.stringify(key);
+    const t = this.changes.get(id) ?? { key, n: 0, amount: 0 };
+    t.n += sign;
+    t.amount += sign * (row.amount ?? 0);
+    this.changes.set(id, t);
+  }
+
+  apply(db: DeskDatabase, environment: string): void {
+    for (const { key, n, amount } of this.changes.values()) {
+      if (n === 0 && amount === 0) continue;
+      db.run(
+        `INSERT INTO donation_sum (environment, bulk_id, status, currency, mark, open, n, amount)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET n = n + excluded.n, amount = amount + excluded.amount`,
+        environment,
+        ...(key as [string, string, string, string, number]),
+        n,
+        amount,
+      );
+    }
+    this.changes.clear();
+  }
+}
+
+function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation, sums: SumChanges): void {
+  const before = db.get<SumKey>(
+    `SELECT bulk_id, status, currency, mark, resolution_kind, amount FROM donation
+     WHERE environment = ? AND id = ?`,
+    environment,
+    d.resource.id,
+  );
   const attributes = d.resource.attributes;
   // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
   // its index on every refresh (and keeps the earliest when two processes first saw it together).
 
+  // bulk_id is left out too (a donation never changes bulk): the index that pages a bulk in the
+  // order first seen is then never rewritten by a refresh.
+  const metadata = attributes.metadata ?? {};
+  const mark =
+    d.replaces !== null || metadata[REPLACES_KEY] !== undefined
+      ? 'replaces'
+      : metadata[SINGLE_KEY] !== undefined
+        ? 'single'
+        : null;
   db.run(
     `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
-       last_seen_at, replaces, resolution_kind, resource, history, row, resolution)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (environment, id) DO UPDATE SET bulk_id = excluded.bulk_id, status = excluded.status,
+       last_seen_at, replaces, resolution_kind, resource, history, row, resolution, mark)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (environment, id) DO UPDATE SET status = excluded.status,
        status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
        last_seen_at = excluded.last_seen_at,
        replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
        resource = excluded.resource, history = excluded.history, row = excluded.row,
-       resolution = excluded.resolution`,
+       resolution = excluded.resolution, mark = excluded.mark`,
     environment,
     d.resource.id,
     attributes.bulkId ?? null,
@@ -445,6 +867,20 @@ function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation)
     JSON.stringify(d.history),
     d.row === null ? null : JSON.stringify(d.row),
     d.resolution === null ? null : JSON.stringify(d.resolution),
+    mark,
+  );
+  if (before) sums.add(before, -1);
+  sums.add(
+    {
+      // The bulk is never rewritten (see above): what was stored stays.
+      bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null),
+      status: attributes.state.processingStatus,
+      currency: attributes.funds.currencyCode,
+      mark,
+      resolution_kind: d.resolution?.kind ?? null,
+      amount: attributes.funds.amount,
+    },
+    1,
   );
 }
 

@@ -11,7 +11,13 @@ import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
 import type { Environments } from '../environments';
 import type { EventBus } from '../eventBus';
-import { DonationStore, FINAL_DONATION_STATES, markedByThisApp, type StoredDonation } from './donationStore';
+import {
+  DonationStore,
+  markedByThisApp,
+  type DonationFilter,
+  type DonationQuery,
+  type StoredDonation,
+} from './donationStore';
 import { listDonations } from './donationLister';
 import { correctDeclined } from './corrections';
 import { createSingleDonation } from './singleDonation';
@@ -19,11 +25,11 @@ import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
 import { partialTotals } from './partialTotals';
-import { causesThatCannotReceive } from './causeStanding';
+import { CAUSE_CODES, causeOf, causesThatCannotReceive } from './causeStanding';
 import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
-import { donationView, statusTotals, uploadControls } from './views';
+import { donationView, uploadControls } from './views';
 
 type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
 
@@ -133,10 +139,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     const controller = new AbortController();
     running.set(jobId, controller);
     const matcher = new RowMatcher(ledger);
-    for (const d of store.all()) {
-      const bulkId = d.resource.attributes.bulkId;
-      if (d.row && bulkId) matcher.claim(bulkId, d.row.rowKey);
-    }
+    // The rows already tied to a donation of the bulks read (of every bulk listed, when reading all).
+    const reading = bulkIds.filter((b): b is string => !!b);
+    const claimFrom = reading.length === bulkIds.length ? reading : store.bulkStates().listed;
+    for (const { bulkId, rowKey } of store.linkedRows(claimFrom)) matcher.claim(bulkId, rowKey);
     deps.events.emit('job.status', { jobId, kind: 'donations', status: 'running' });
     let pages = 0;
     let read = 0;
@@ -152,10 +158,13 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           },
           {
             signal: controller.signal,
+            // Each page is stored as it comes: nothing of the listing is kept beyond it.
+            keep: false,
             onPage: async (page) => {
               const at = new Date(now()).toISOString();
               for (const resource of page) {
-                const known = store.get(resource.id);
+                // Known or not, and its row, without reading its whole record (the hot path of a refresh).
+                const known = store.known(resource.id);
                 if (options.onlyOurs && !known && !madeHere(resource, options.onlyOurs)) continue;
                 const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
                 // A correction whose answer was lost, found now: it was sent when the attempt was written down.
@@ -223,13 +232,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
    * listing brings them back: each one not yet final is read on its own.
    */
   const refreshSingles = async (store: DonationStore): Promise<void> => {
-    const singles = store
-      .all()
-      .filter(
-        (d) =>
-          !d.resource.attributes.bulkId &&
-          !FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus),
-      );
+    const singles = store.openSingles();
     for (const single of singles) {
       const resource = await client.getDonation(single.resource.id);
       store.record(resource, single.row, new Date(now()).toISOString());
@@ -237,31 +240,50 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (singles.length > 0) await store.save();
   };
 
+  /**
+   * The listed donations as the database has them: with `limit`, one page and the total; without,
+   * all of them (read page by page, for callers that asked for the whole list).
+   */
   const listing = (
     store: DonationStore,
-    filter: { bulkIds: string[] | null; status?: string; singles?: boolean },
+    filter: DonationFilter,
     pages: number,
     inUploads: Map<string, InUpload>,
+    paging: Pick<ChannelInput<'donations.list'>, 'limit' | 'offset' | 'after'>,
   ): ListResult => {
-    const bulkSet = filter.bulkIds ? new Set(filter.bulkIds) : null;
-    const all = store.all();
-    const ofBulks = new Set(
-      all
-        .filter(
-          (d) =>
-            !bulkSet ||
-            bulkSet.has(d.resource.attributes.bulkId ?? '') ||
-            // Donations made one at a time from the form belong to no bulk but to this app's list.
-            (filter.singles === true && !d.resource.attributes.bulkId && d.replaces === null),
-        )
-        .map((d) => d.resource.id),
-    );
-    // A correction belongs to no bulk, but it is part of the story of the bulk whose donation it replaces.
-    const donations = all
-      .filter((d) => ofBulks.has(d.resource.id) || (d.replaces !== null && ofBulks.has(d.replaces)))
-      .filter((d) => !filter.status || d.resource.attributes.state.processingStatus === filter.status)
-      .map((d) => donationView(d, inUploads));
-    return { donations, lastRefreshAt: store.lastRefreshAt(), pages };
+    const total = store.count(filter);
+    let donations: StoredDonation[];
+    if (paging.limit !== undefined) {
+      donations =
+        paging.limit === 0
+          ? []
+          : store.page({
+              ...filter,
+              limit: paging.limit,
+              ...(paging.offset !== undefined ? { offset: paging.offset } : {}),
+              ...(paging.after ? { after: paging.after } : {}),
+            });
+    } else {
+      donations = [];
+      let after: DonationQuery['after'];
+      for (;;) {
+        const page = store.page({ ...filter, limit: 5_000, ...(after ? { after } : {}) });
+        donations.push(...page);
+        const last = page.at(-1);
+        if (page.length < 5_000 || !last) break;
+        after = store.cursorAfter(last.resource.id) ?? undefined;
+        if (!after) break;
+      }
+    }
+    const last = donations.at(-1);
+    const full = paging.limit !== undefined && paging.limit > 0 && donations.length === paging.limit;
+    return {
+      donations: donations.map((d) => donationView(d, inUploads)),
+      total,
+      next: full && last ? store.cursorAfter(last.resource.id) : null,
+      lastRefreshAt: store.lastRefreshAt(),
+      pages,
+    };
   };
 
   const list = async (input: ChannelInput<'donations.list'>): Promise<ListResult> => {
@@ -270,13 +292,21 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     // made (to find a correction whose answer was lost); absent means the ledger's bulks.
     const bulkIds = input.bulkIds ?? ledgerBulkIds(ledger, environment);
     const everything = input.bulkIds !== undefined && input.bulkIds.length === 0;
-    const filter = {
+    // A correction belongs to no bulk, but it is part of the story of the bulk whose donation it
+    // replaces; donations made one at a time from the form belong to no bulk but to this app's list.
+    const filter: DonationFilter = {
       bulkIds: everything ? null : bulkIds,
       singles: input.bulkIds === undefined,
+      corrections: true,
       ...(input.status ? { status: input.status } : {}),
     };
+    const paging = {
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...(input.offset !== undefined ? { offset: input.offset } : {}),
+      ...(input.after ? { after: input.after } : {}),
+    };
     const inUploads = replacementsInUploads(ledger, environment);
-    if (input.cached) return listing(store, filter, 0, inUploads);
+    if (input.cached) return listing(store, filter, 0, inUploads, paging);
     // The uploads' list includes what was sent one by one: those are read too.
     if (input.bulkIds === undefined) await refreshSingles(store);
     const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
@@ -285,7 +315,13 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
     });
-    return listing(store, filter, pages, replacementsInUploads(await readLedgerView(ledgerDir), environment));
+    return listing(
+      store,
+      filter,
+      pages,
+      replacementsInUploads(await readLedgerView(ledgerDir), environment),
+      paging,
+    );
   };
 
   /** What a refresh must read: bulks with donations not yet final or never listed, and open single donations. */
@@ -294,22 +330,16 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     ledger: LedgerView,
     environment: string,
   ): { bulkIds: string[]; singles: StoredDonation[] } => {
-    const listed = new Set(store.all().map((d) => d.resource.attributes.bulkId ?? ''));
-    const open = new Set<string>();
-    const singles: StoredDonation[] = [];
-    for (const d of store.all()) {
-      const bulkId = d.resource.attributes.bulkId;
-      if (FINAL_DONATION_STATES.has(d.resource.attributes.state.processingStatus)) continue;
-      if (bulkId) open.add(bulkId);
-      else singles.push(d);
-    }
+    const states = store.bulkStates();
+    const listed = new Set(states.listed);
+    const open = new Set(states.open);
     // A bulk that created donations but was never listed: all of them are still to be seen.
     for (const b of ledger.bulks) {
       if (b.group.environment !== environment || listed.has(b.bulkId)) continue;
       const created = b.intent.state === 'PROCESSED' || (b.intent.donationRowKeys?.length ?? 0) > 0;
       if (created) open.add(b.bulkId);
     }
-    return { bulkIds: [...open], singles };
+    return { bulkIds: [...open], singles: store.openSingles() };
   };
 
   const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
@@ -322,7 +352,9 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     });
     // The store holds only this environment's donations: all of them are the answer.
     const after = await readLedgerView(ledgerDir);
-    return listing(store, { bulkIds: null }, pages, replacementsInUploads(after, environment));
+    return listing(store, { bulkIds: null }, pages, replacementsInUploads(after, environment), {
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    });
   };
 
   let closed = false;
@@ -353,7 +385,18 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   schedule();
 
   return {
-    causesThatCannotReceive: async () => causesThatCannotReceive((await context()).store.all()),
+    causesThatCannotReceive: async () => {
+      const { store } = await context();
+      // Only causes declined for such a reason can be unable; their donations are the only ones read.
+      const causes = new Set(
+        store
+          .declinedWithCodes([...CAUSE_CODES])
+          .map((d) => causeOf(d.resource.attributes.destination.recipientId)),
+      );
+      if (causes.size === 0) return new Map();
+      const marks = [...causes].map((c) => `"recipientId":${JSON.stringify(c).slice(0, -1)}`);
+      return causesThatCannotReceive([...store.each(marks)]);
+    },
     checkReplacements: async (rows) => {
       const { store, ledger, environment } = await context();
       checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
@@ -367,6 +410,29 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     handlers: {
       'donations.list': (input) => list(input),
       'donations.refresh': (input) => refresh(input),
+      'donations.page': async (input) => {
+        const { environment, store, ledger } = await context();
+        const ours = ledgerBulkIds(ledger, environment);
+        // The screen's every upload: the ledger's bulks, what was sent one by one, and corrections.
+        const every: DonationFilter = { bulkIds: ours, singles: true, corrections: true };
+        const scope: DonationFilter =
+          input.bulk === undefined
+            ? every
+            : input.bulk === null
+              ? { ...every, oneByOne: true }
+              : { bulkIds: [input.bulk] };
+        const filter = { ...scope, ...(input.status ? { status: input.status } : {}) };
+        const inUploads = replacementsInUploads(ledger, environment);
+        return {
+          donations: store
+            .page({ ...filter, limit: input.limit, offset: input.offset, order: input.order ?? 'firstSeen' })
+            .map((d) => donationView(d, inUploads)),
+          total: store.count(filter),
+          declinedOpen: store.declinedOpen(scope),
+          bulkIds: store.bulksWithDonations(ours),
+          lastRefreshAt: store.lastRefreshAt(),
+        };
+      },
       'donations.cancel': ({ jobId }) => {
         const controller = running.get(jobId);
         controller?.abort();
@@ -488,7 +554,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         // the rest cannot have changed.
         if (refreshFirst) await refresh({});
         const { environment, store, ledger } = await context();
-        return monthReport(month, environment, ledger, store.all(), {
+        return monthReport(month, environment, ledger, store, {
           generatedAt: new Date(now()).toISOString(),
           lastRefreshAt: store.lastRefreshAt(),
           partials: await partialTotals(ledgerDir, ledger, environment),
@@ -496,10 +562,9 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       },
       'donations.summary': async () => {
         const { environment, store, ledger } = await context();
-        const donations = store.all();
         return {
-          byStatus: statusTotals(donations),
-          uploads: uploadControls(ledger, environment, donations, {
+          byStatus: store.totals(),
+          uploads: uploadControls(ledger, environment, store.bulkSums(ledgerBulkIds(ledger, environment)), {
             lastRefreshAt: store.lastRefreshAt(),
             partials: await partialTotals(ledgerDir, ledger, environment),
           }),

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportLine } from '../../../shared/contract/reconcileChannels';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
-import type { StoredDonation } from './donationStore';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DonationStore, type StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import { monthReport } from './monthReport';
 
@@ -143,8 +146,20 @@ const donations: StoredDonation[] = [
   donation('elsewhere', 'CLEARED', usd(700), { firstSeenAt: '2026-11-10T10:00:00.000Z' }),
 ];
 
-const report = (month: string, list = donations) =>
-  monthReport(month, 'offline', ledger, list, { generatedAt: 'now', lastRefreshAt: null });
+/** The donations written to a real store in a fresh data folder: the sums come from its SQL. */
+async function storeOf(list: StoredDonation[]): Promise<DonationStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-sums-'));
+  const store = await DonationStore.open(join(dir, 'reconcile', 'donations-offline.json'));
+  for (const d of list) {
+    store.record(d.resource, d.row, d.firstSeenAt, d.replaces ? { replaces: d.replaces } : {});
+    if (d.resolution) store.resolve(d.resource.id, d.resolution);
+  }
+  await store.save();
+  return store;
+}
+
+const report = async (month: string, list = donations) =>
+  monthReport(month, 'offline', ledger, await storeOf(list), { generatedAt: 'now', lastRefreshAt: null });
 
 const line = (over: Partial<ReportLine>): ReportLine => ({
   currencyCode: 'USD',
@@ -163,8 +178,8 @@ const line = (over: Partial<ReportLine>): ReportLine => ({
 });
 
 describe('monthReport', () => {
-  it("counts a month's uploads and the donations sent one by one in it, each once", () => {
-    const r = report('2026-11');
+  it("counts a month's uploads and the donations sent one by one in it, each once", async () => {
+    const r = await report('2026-11');
     expect(r.uploads.map((u) => u.uploadId)).toEqual(['nov']);
     expect(r.lines).toEqual([
       // A correction found at the service is a donation sent one by one, counted as a correction.
@@ -187,8 +202,8 @@ describe('monthReport', () => {
     expect(r.reconciled).toBe(true);
   });
 
-  it('puts corrections in the month they were sent in, by bulk file or one by one alike', () => {
-    const r = report('2026-12');
+  it('puts corrections in the month they were sent in, by bulk file or one by one alike', async () => {
+    const r = await report('2026-12');
     expect(r.uploads.map((u) => u.uploadId)).toEqual(['dec']);
     expect(r.lines).toEqual([
       line({
@@ -202,18 +217,18 @@ describe('monthReport', () => {
     expect(r.reconciled).toBe(true);
   });
 
-  it('keeps a declined donation open while its correction has no answer', () => {
+  it('keeps a declined donation open while its correction has no answer', async () => {
     const list = donations.map((d) =>
       d.resource.id === 'n2' ? { ...d, resolution: { kind: 'replacing' as const, at: 'x' } } : d,
     );
-    const usdLine = report('2026-11', list).lines.find((l) => l.currencyCode === 'USD');
+    const usdLine = (await report('2026-11', list)).lines.find((l) => l.currencyCode === 'USD');
     expect(usdLine?.declinedOpen).toEqual({ count: 1, amount: 1000 });
     expect(usdLine?.declinedResolved).toEqual({ count: 1, amount: 1000 });
     expect(usdLine?.reconciled).toBe(true);
   });
 
-  it('does not add up when a donation of an upload has not been read', () => {
-    const r = report(
+  it('does not add up when a donation of an upload has not been read', async () => {
+    const r = await report(
       '2026-11',
       donations.filter((d) => d.resource.id !== 'n1'),
     );
@@ -224,10 +239,13 @@ describe('monthReport', () => {
     expect(r.reconciled).toBe(false);
   });
 
-  it('leaves out other environments and empty months', () => {
+  it('leaves out other environments and empty months', async () => {
     expect(
-      monthReport('2026-11', 'sandbox', ledger, [], { generatedAt: 'now', lastRefreshAt: null }),
+      monthReport('2026-11', 'sandbox', ledger, await storeOf([]), {
+        generatedAt: 'now',
+        lastRefreshAt: null,
+      }),
     ).toMatchObject({ uploads: [], lines: [], reconciled: true });
-    expect(report('2026-10')).toMatchObject({ uploads: [], lines: [], reconciled: true });
+    expect(await report('2026-10')).toMatchObject({ uploads: [], lines: [], reconciled: true });
   });
 });

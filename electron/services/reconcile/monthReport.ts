@@ -1,10 +1,5 @@
-import {
-  isOpenResolution,
-  type MonthReport,
-  type ReportLine,
-} from '../../../shared/contract/reconcileChannels';
-import { REPLACES_KEY } from '../../../shared/mapping';
-import { markedByThisApp, type StoredDonation } from './donationStore';
+import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
+import type { BulkSum, OneByOneSum } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';
 import { uploadControls } from './views';
@@ -36,33 +31,25 @@ const emptyLine = (currencyCode: string): ReportLine => ({
   reconciled: false,
 });
 
-function stateOf(d: StoredDonation): State {
-  switch (d.resource.attributes.state.processingStatus) {
-    case 'ACCEPTED':
-      return 'pending';
-    case 'INITIATED':
-    case 'IN_PROGRESS':
-      return 'inProgress';
-    case 'PAID':
-      return 'paid';
-    case 'CLEARED':
-      return 'cleared';
-    case 'DECLINED':
-      return isOpenResolution(d.resolution) ? 'declinedOpen' : 'declinedResolved';
-  }
+const STATE_OF: Record<Exclude<BulkSum['status'], 'DECLINED'>, State> = {
+  ACCEPTED: 'pending',
+  INITIATED: 'inProgress',
+  IN_PROGRESS: 'inProgress',
+  PAID: 'paid',
+  CLEARED: 'cleared',
+};
+
+/** What the report reads from the database: sums by SQL, never the donations themselves. */
+export interface ReportSums {
+  /** Per bulk, status and currency (see DonationStore.bulkSums). */
+  bulkSums(bulkIds: string[]): BulkSum[];
+  /**
+   * Donations this app created one at a time first recorded in the month (see
+   * DonationStore.oneByOneSums); donations of the account made elsewhere carry neither of the
+   * app's pairs and are left out.
+   */
+  oneByOneSums(month: string): OneByOneSum[];
 }
-
-/** A donation that corrects a declined one: linked when listed or sent, or carrying the app's pair. */
-const isCorrection = (d: StoredDonation): boolean =>
-  d.replaces !== null || d.resource.attributes.metadata?.[REPLACES_KEY] !== undefined;
-
-/**
- * A donation this app created one at a time with POST /donations (a correction or a single donation
- * from the form). Donations of the account made elsewhere, listed with "every donation", carry
- * neither of the app's pairs and are left out.
- */
-const sentOneByOne = (d: StoredDonation): boolean =>
-  !d.resource.attributes.bulkId && (d.replaces !== null || markedByThisApp(d.resource));
 
 /**
  * The month-end report of a UTC month, per currency to the minor unit. The month holds the uploads
@@ -78,14 +65,18 @@ export function monthReport(
   month: string,
   environment: string,
   ledger: LedgerView,
-  donations: StoredDonation[],
+  sums: ReportSums,
   context: {
     generatedAt: string;
     lastRefreshAt: string | null;
     partials?: ReadonlyMap<string, PartialTotals>;
   },
 ): MonthReport {
-  const uploads = uploadControls(ledger, environment, donations, {
+  const inMonth = ledger.groups.filter((g) => g.environment === environment && g.createdAt.startsWith(month));
+  const monthBulks = new Set(inMonth.map((g) => g.id));
+  const candidates = ledger.bulks.filter((b) => monthBulks.has(b.group.id)).map((b) => b.bulkId);
+  const bulkSums = sums.bulkSums(candidates);
+  const uploads = uploadControls(ledger, environment, bulkSums, {
     lastRefreshAt: context.lastRefreshAt,
     ...(context.partials ? { partials: context.partials } : {}),
   }).filter((u) => u.createdAt.startsWith(month));
@@ -97,19 +88,27 @@ export function monthReport(
     line[figure].count += count;
     line[figure].amount += amount;
   };
+  /** A group of donations in its state now; a declined one stays open until replaced or dismissed. */
+  const addStates = (
+    t: { status: BulkSum['status']; currencyCode: string; count: number; amount: number; open: number },
+    openAmount: number,
+  ) => {
+    if (t.status !== 'DECLINED') return add(t.currencyCode, STATE_OF[t.status], t.count, t.amount);
+    add(t.currencyCode, 'declinedOpen', t.open, openAmount);
+    add(t.currencyCode, 'declinedResolved', t.count - t.open, t.amount - openAmount);
+  };
   for (const u of uploads) {
     for (const t of u.submitted) add(t.currencyCode, 'submitted', t.count, t.amount);
   }
-  for (const d of donations) {
-    const a = d.resource.attributes;
-    const inUpload = !!a.bulkId && bulkIds.has(a.bulkId);
-    const oneByOne = !inUpload && sentOneByOne(d) && d.firstSeenAt.startsWith(month);
-    if (!inUpload && !oneByOne) continue;
-    const { currencyCode, amount } = a.funds;
-    if (oneByOne) add(currencyCode, 'sentOneByOne', 1, amount);
-    add(currencyCode, stateOf(d), 1, amount);
-    if (isCorrection(d)) add(currencyCode, 'replacements', 1, amount);
-    else if (oneByOne) add(currencyCode, 'singles', 1, amount);
+  for (const t of bulkSums) {
+    if (!bulkIds.has(t.bulkId)) continue;
+    addStates(t, t.openAmount);
+    if (t.corrections > 0) add(t.currencyCode, 'replacements', t.corrections, t.correctionsAmount);
+  }
+  for (const t of sums.oneByOneSums(month)) {
+    add(t.currencyCode, 'sentOneByOne', t.count, t.amount);
+    addStates(t, t.openAmount);
+    add(t.currencyCode, t.mark === 'replaces' ? 'replacements' : 'singles', t.count, t.amount);
   }
   for (const line of lines.values()) {
     const count = STATES.reduce((n, s) => n + line[s].count, 0);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
-import type { StoredDonation } from './donationStore';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DonationStore, type StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import { uploadControls } from './views';
 
@@ -71,8 +74,23 @@ const donation = (id: string, amount: number): StoredDonation =>
     replaces: null,
   }) as StoredDonation;
 
+/** The donations written to a real store in a fresh data folder: the sums come from its SQL. */
+async function storeOf(list: StoredDonation[]): Promise<DonationStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'dd-sums-'));
+  const store = await DonationStore.open(join(dir, 'reconcile', 'donations-offline.json'));
+  for (const d of list) {
+    store.record(d.resource, d.row, d.firstSeenAt, d.replaces ? { replaces: d.replaces } : {});
+    if (d.resolution) store.resolve(d.resource.id, d.resolution);
+  }
+  await store.save();
+  return store;
+}
+
+/** The bulk sums of these donations, by the store's SQL. */
+const sumsOf = async (list: StoredDonation[]) => (await storeOf(list)).bulkSums(['bulk-1']);
+
 describe('upload control totals', () => {
-  it('say "not read yet" only when nothing was read since the upload finished', () => {
+  it('say "not read yet" only when nothing was read since the upload finished', async () => {
     const ledger = ledgerWith(intent({}));
     const never = uploadControls(ledger, 'offline', [], { lastRefreshAt: null })[0];
     expect(never).toMatchObject({ notReadYet: true, reconciled: false });
@@ -86,9 +104,9 @@ describe('upload control totals', () => {
     ]);
   });
 
-  it('count a part that stopped part-way by the rows that got a donation, or say why they cannot', () => {
+  it('count a part that stopped part-way by the rows that got a donation, or say why they cannot', async () => {
     const ledger = ledgerWith(intent({ state: 'ERROR', donationRowKeys: [1, 3] }));
-    const found = [donation('d1', 1000), donation('d3', 500)];
+    const found = await sumsOf([donation('d1', 1000), donation('d3', 500)]);
     const known = uploadControls(ledger, 'offline', found, {
       lastRefreshAt: '2026-11-06T00:00:00.000Z',
       partials: new Map([['bulk-1', { totals: [{ currencyCode: 'USD', count: 2, amount: 1500 }] }]]),
@@ -105,9 +123,9 @@ describe('upload control totals', () => {
     );
   });
 
-  it('never leave out donations of a part that ended in error with its rows not yet known', () => {
+  it('never leave out donations of a part that ended in error with its rows not yet known', async () => {
     const ledger = ledgerWith(intent({ state: 'ERROR', donationRowKeys: null }));
-    const control = uploadControls(ledger, 'offline', [donation('d1', 1000)], {
+    const control = uploadControls(ledger, 'offline', await sumsOf([donation('d1', 1000)]), {
       lastRefreshAt: '2026-11-06T00:00:00.000Z',
     })[0];
     expect(control?.bulkIds).toEqual(['bulk-1']);

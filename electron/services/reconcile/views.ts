@@ -1,11 +1,7 @@
-import {
-  isOpenResolution,
-  type DonationView,
-  type UploadControl,
-} from '../../../shared/contract/reconcileChannels';
+import { type DonationView, type UploadControl } from '../../../shared/contract/reconcileChannels';
 import { formatMinor } from '../../../shared/amounts';
 import { count as countOf, plural } from '../../../shared/i18n';
-import type { StoredDonation } from './donationStore';
+import type { BulkSum, StoredDonation } from './donationStore';
 import type { LedgerView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';
 
@@ -56,32 +52,6 @@ function add(totals: Map<string, Money>, currencyCode: string, count: number, am
 const sorted = (m: Map<string, Money>): Money[] =>
   [...m.values()].sort((x, y) => x.currencyCode.localeCompare(y.currencyCode));
 
-/** Totals per status and currency, in minor units. */
-export function statusTotals(
-  donations: StoredDonation[],
-): Array<{ status: DonationView['state']; currencyCode: string; count: number; amount: number }> {
-  const totals = new Map<
-    string,
-    { status: DonationView['state']; currencyCode: string; count: number; amount: number }
-  >();
-  for (const d of donations) {
-    const a = d.resource.attributes;
-    const key = `${a.state.processingStatus} ${a.funds.currencyCode}`;
-    const t = totals.get(key) ?? {
-      status: a.state.processingStatus,
-      currencyCode: a.funds.currencyCode,
-      count: 0,
-      amount: 0,
-    };
-    t.count++;
-    t.amount += a.funds.amount;
-    totals.set(key, t);
-  }
-  return [...totals.values()].sort(
-    (x, y) => x.status.localeCompare(y.status) || x.currencyCode.localeCompare(y.currencyCode),
-  );
-}
-
 /** "3 donations for $12.34": a count and an amount a person reads, never raw minor units. */
 const money = (t: Money): string =>
   `${countOf(t.count, 'donation')} for ${formatMinor(t.amount, t.currencyCode)}`;
@@ -102,16 +72,14 @@ export interface ControlContext {
 export function uploadControls(
   ledger: LedgerView,
   environment: string,
-  donations: StoredDonation[],
+  sums: readonly BulkSum[],
   context: ControlContext = {},
 ): UploadControl[] {
-  const byBulk = new Map<string, StoredDonation[]>();
-  for (const d of donations) {
-    const bulkId = d.resource.attributes.bulkId;
-    if (!bulkId) continue;
-    const list = byBulk.get(bulkId) ?? [];
-    list.push(d);
-    byBulk.set(bulkId, list);
+  const byBulk = new Map<string, BulkSum[]>();
+  for (const t of sums) {
+    const list = byBulk.get(t.bulkId) ?? [];
+    list.push(t);
+    byBulk.set(t.bulkId, list);
   }
   const controls: UploadControl[] = [];
   for (const group of ledger.groups) {
@@ -155,13 +123,11 @@ export function uploadControls(
           );
         }
       }
-      for (const d of byBulk.get(bulk.bulkId) ?? []) {
-        const a = d.resource.attributes;
-        const status = a.state.processingStatus;
-        const target = status === 'DECLINED' ? declined : status === 'ACCEPTED' ? pending : accepted;
-        add(target, a.funds.currencyCode, 1, a.funds.amount);
-        found++;
-        if (status === 'DECLINED' && isOpenResolution(d.resolution)) declinedOpen++;
+      for (const t of byBulk.get(bulk.bulkId) ?? []) {
+        const target = t.status === 'DECLINED' ? declined : t.status === 'ACCEPTED' ? pending : accepted;
+        add(target, t.currencyCode, t.count, t.amount);
+        found += t.count;
+        if (t.status === 'DECLINED') declinedOpen += t.open;
       }
     }
     if (bulkIds.length === 0) continue;

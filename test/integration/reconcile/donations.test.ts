@@ -301,6 +301,70 @@ describe('donations of an upload', () => {
     expect(sent.replacement).toMatchObject({ amount: 725, currencyCode: 'EUR', row: { rowKey: 18 } });
   });
 
+  it('gives the stored list page by page, counted by the database, the same as the whole list', async () => {
+    const whole = await desk.call('donations.list', { cached: true });
+    expect(whole.total).toBe(whole.donations.length);
+    // A correction sent one by one and the donations of two bulks: every kind of member is present.
+    expect(whole.donations.some((d) => d.bulkId === null && d.replaces !== null)).toBe(true);
+    expect(new Set(whole.donations.map((d) => d.bulkId)).size).toBeGreaterThan(2);
+
+    // Read through with a cursor: the same donations in the same order, none twice, and an end.
+    const paged: string[] = [];
+    let after: { firstSeenAt: string; seq: number } | undefined;
+    for (let step = 0; step < 100; step++) {
+      const page = await desk.call('donations.list', { cached: true, limit: 7, ...(after ? { after } : {}) });
+      expect(page.total).toBe(whole.total);
+      paged.push(...page.donations.map((d) => d.id));
+      if (!page.next) break;
+      after = page.next;
+    }
+    expect(paged).toEqual(whole.donations.map((d) => d.id));
+    expect((await desk.call('donations.list', { cached: true, limit: 0 })).donations).toEqual([]);
+
+    // The screen's pages: by offset, with each filter counted as the whole list would count it.
+    const screen = async (filter: { bulk?: string | null; status?: 'DECLINED' }) => {
+      const ids: string[] = [];
+      let first;
+      for (let offset = 0; ; offset += 10) {
+        const page = await desk.call('donations.page', { ...filter, offset, limit: 10 });
+        first ??= page;
+        ids.push(...page.donations.map((d) => d.id));
+        if (page.donations.length < 10) break;
+      }
+      return { ids, first: first as NonNullable<typeof first> };
+    };
+    const every = await screen({});
+    expect(every.ids).toEqual(whole.donations.map((d) => d.id));
+    expect(every.first.total).toBe(whole.total);
+    expect(every.first.bulkIds).toContain(bulkId);
+    const declined = whole.donations.filter((d) => d.state === 'DECLINED');
+    const open = declined.filter((d) => d.resolution === null || d.resolution.kind === 'replacing');
+    expect(every.first.declinedOpen).toBe(open.length);
+    const onlyDeclined = await screen({ status: 'DECLINED' });
+    expect(onlyDeclined.first.total).toBe(declined.length);
+    expect(new Set(onlyDeclined.ids)).toEqual(new Set(declined.map((d) => d.id)));
+    const ofBulk = await screen({ bulk: bulkId });
+    expect(ofBulk.ids).toEqual(whole.donations.filter((d) => d.bulkId === bulkId).map((d) => d.id));
+    expect(ofBulk.first.total).toBe(ofBulk.ids.length);
+    const oneByOne = await screen({ bulk: null });
+    expect(oneByOne.ids).toEqual(whole.donations.filter((d) => d.bulkId === null).map((d) => d.id));
+    expect(oneByOne.first.total).toBeGreaterThan(0);
+    // Open declined ones first when the declined list is asked for so.
+    const openFirst = await desk.call('donations.page', {
+      status: 'DECLINED',
+      order: 'openFirst',
+      offset: 0,
+      limit: 500,
+    });
+    const isOpen = openFirst.donations.map((d) => d.resolution === null || d.resolution.kind === 'replacing');
+    expect(isOpen).toEqual([...isOpen].sort((a, b) => Number(b) - Number(a)));
+
+    // The totals per status, summed by SQL, agree with the list.
+    const summary = await desk.call('donations.summary', {});
+    const listedCount = summary.byStatus.reduce((n, t) => n + t.count, 0);
+    expect(listedCount).toBe(whole.total);
+  });
+
   it('keeps every state seen across a restart, and refuses a damaged database without touching it', async () => {
     const before = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
     await desk.runtime.close();

@@ -100,7 +100,10 @@ function ReplacingActions(props: {
 type Action = { kind: 'correct' | 'dismiss' | 'retry'; donation: DonationView } | null;
 
 interface Props {
+  /** The declined donations listed (open ones first when there are more than fit). */
   donations: DonationView[];
+  /** How many there are in all, and how many are open, when the list may hold only the first. */
+  counts?: { open: number; total: number } | undefined;
   onChanged(): void;
   /**
    * Reads every donation of the account from the service (a correction whose answer was lost shows
@@ -119,6 +122,7 @@ interface Props {
 /** Declined donations grouped by the service's reason; each one corrected (a new donation) or dismissed. */
 export function DeclinedPanel({
   donations,
+  counts,
   onChanged,
   onSearchAll,
   busyListing = false,
@@ -224,12 +228,19 @@ export function DeclinedPanel({
   }
 
   if (donations.length === 0) return null;
-  const open_ = donations.filter(isOpen).length;
+  // Counted by the database when the list holds only the first of them.
+  const open_ = counts?.open ?? donations.filter(isOpen).length;
+  const total = counts?.total ?? donations.length;
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="declined-title">
       <Typography variant="h2" id="declined-title" gutterBottom>
-        Declined donations: {open_} open of {donations.length}
+        Declined donations: {open_} open of {total}
       </Typography>
+      {total > donations.length && (
+        <Typography color="text.secondary" gutterBottom data-testid="declined-shown">
+          The first {count(donations.length, 'declined donation')} are listed, open ones first.
+        </Typography>
+      )}
       <Typography color="text.secondary" gutterBottom>
         A declined donation cannot be changed. Correct it (a new donation is created and linked to it) or
         dismiss it with a reason; until then it stays open. To fix several together, tick them and open them

@@ -27,15 +27,20 @@ import { StatusTotals } from './StatusTotals';
 import { STATUSES, shortTime, time } from './statusLook';
 
 type Summary = ChannelResponse<'donations.summary'>;
+type Page = ChannelResponse<'donations.page'>;
 
 /** The bulk filter's choice for donations made one at a time (single donations and corrections). */
 const NO_BULK = '(none)';
 /** Rows per page of the donations table. */
 const PAGE = 50;
+/** Declined donations listed at most (open ones first); the heading counts all of them. */
+const DECLINED_SHOWN = 500;
 
 /** Reconcile: every donation of the uploads followed to the end of its life, declined ones put right. */
 export default function ReconcilePage() {
-  const [donations, setDonations] = useState<DonationView[]>([]);
+  // Only the page on screen and the declined list come from main, filtered and counted by SQL.
+  const [rows, setRows] = useState<Page | null>(null);
+  const [declinedPage, setDeclinedPage] = useState<Page | null>(null);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [lastRefreshAt, setLastRefreshAt] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -43,49 +48,75 @@ export default function ReconcilePage() {
   const [status, setStatus] = useState<DonationStatus | ''>('');
   const [bulk, setBulk] = useState('');
   const [page, setPage] = useState(0);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<DonationView | null>(null);
   const [creating, setCreating] = useState(false);
   const [searchedAllAt, setSearchedAllAt] = useState<string | null>(null);
-
-  const loadSummary = useCallback(async () => {
-    const s = await desk['donations.summary']({});
-    if (s.ok) setSummary(s.value);
-  }, []);
+  /** Bumped to read the page, the declined list and the totals again (after a change or a refresh). */
+  const [version, setVersion] = useState(0);
+  const reloadCached = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
     let live = true;
-    void desk['donations.list']({ cached: true }).then((r) => {
+    void desk['donations.page']({
+      ...(bulk ? { bulk: bulk === NO_BULK ? null : bulk } : {}),
+      ...(status ? { status } : {}),
+      offset: page * PAGE,
+      limit: PAGE,
+    }).then((r) => {
       if (!live) return;
-      if (r.ok) {
-        setDonations(r.value.donations);
-        setLastRefreshAt(r.value.lastRefreshAt);
-      } else setError(r.error.message);
-    });
-    void desk['donations.summary']({}).then((s) => live && s.ok && setSummary(s.value));
-    const off = desk.on('job.progress', (p: EventPayload<'job.progress'>) => {
-      setJob((current) =>
-        current && current.id === p.jobId ? { ...current, done: p.done, total: p.total } : current,
-      );
+      if (!r.ok) return setError(r.error.message);
+      // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
+      const last = Math.max(0, Math.ceil(r.value.total / PAGE) - 1);
+      if (page > last) return setPage(last);
+      setRows(r.value);
+      setLastRefreshAt(r.value.lastRefreshAt);
+      // The chosen donation as last read, so its states seen follow a refresh.
+      setSelected((current) => (current && r.value.donations.find((d) => d.id === current.id)) ?? current);
     });
     return () => {
       live = false;
-      off();
     };
-  }, []);
+  }, [bulk, status, page, version]);
+
+  useEffect(() => {
+    let live = true;
+    void desk['donations.page']({
+      status: 'DECLINED',
+      order: 'openFirst',
+      offset: 0,
+      limit: DECLINED_SHOWN,
+    }).then((r) => {
+      if (!live) return;
+      if (r.ok) setDeclinedPage(r.value);
+      else setError(r.error.message);
+    });
+    void desk['donations.summary']({}).then((s) => live && s.ok && setSummary(s.value));
+    return () => {
+      live = false;
+    };
+  }, [version]);
+
+  useEffect(
+    () =>
+      desk.on('job.progress', (p: EventPayload<'job.progress'>) => {
+        setJob((current) =>
+          current && current.id === p.jobId ? { ...current, done: p.done, total: p.total } : current,
+        );
+      }),
+    [],
+  );
 
   // What the background refresh learnt shows without a visit elsewhere (this page's own listings
-  // answer with their donations already).
+  // reload when they end).
   const ownJob = useRef<string | null>(null);
   useEffect(
     () =>
       desk.on('job.status', (s: EventPayload<'job.status'>) => {
         if (s.kind === 'donations' && s.status === 'succeeded' && s.jobId !== ownJob.current) {
-          void reloadCached();
+          reloadCached();
         }
       }),
-    // reloadCached reads only stable setters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+    [reloadCached],
   );
 
   /**
@@ -100,22 +131,13 @@ export default function ReconcilePage() {
     ownJob.current = id;
     setJob({ id, done: 0, total: null });
     setError(null);
-    const r = await desk['donations.list']({ jobId: id, ...(everything ? { bulkIds: [] } : {}) });
+    // Only the total comes back: the page on screen is read again from the database.
+    const r = await desk['donations.list']({ jobId: id, limit: 0, ...(everything ? { bulkIds: [] } : {}) });
     setJob(null);
     if (!r.ok) return setError(r.error.message);
-    if (everything) {
-      setSearchedAllAt(startedAt);
-      return reloadCached();
-    }
-    setDonations(r.value.donations);
-    setLastRefreshAt(r.value.lastRefreshAt);
-    await loadSummary();
-  }
-
-  async function reloadCached() {
-    const r = await desk['donations.list']({ cached: true });
-    if (r.ok) setDonations(r.value.donations);
-    await loadSummary();
+    if (everything) setSearchedAllAt(startedAt);
+    else setLastRefreshAt(r.value.lastRefreshAt);
+    reloadCached();
   }
 
   /** Each bulk's upload (from the ledger), and each workspace's name, for people rather than ids. */
@@ -139,26 +161,12 @@ export default function ReconcilePage() {
   };
   // The ledger's bulks first (a bulk with no donation read yet is a choice too), then any other seen.
   const bulks = useMemo(
-    () => [
-      ...new Set([...uploadOfBulk.keys(), ...donations.map((d) => d.bulkId).filter((b): b is string => !!b)]),
-    ],
-    [donations, uploadOfBulk],
+    () => [...new Set([...uploadOfBulk.keys(), ...(rows?.bulkIds ?? [])])],
+    [rows, uploadOfBulk],
   );
-  const shown = useMemo(
-    () =>
-      donations.filter(
-        (d) =>
-          (!status || d.state === status) &&
-          (!bulk || d.bulkId === bulk || (bulk === NO_BULK && d.bulkId === null)),
-      ),
-    [donations, status, bulk],
-  );
-  const declined = useMemo(() => donations.filter((d) => d.state === 'DECLINED'), [donations]);
-  // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
-  const currentPage = Math.min(page, Math.max(0, Math.ceil(shown.length / PAGE) - 1));
-  const pageRows = shown.slice(currentPage * PAGE, currentPage * PAGE + PAGE);
-  // The chosen donation as last read, so its states seen follow a refresh.
-  const selected = useMemo(() => donations.find((d) => d.id === selectedId) ?? null, [donations, selectedId]);
+  const shownCount = rows?.total ?? 0;
+  const pageRows = rows?.donations ?? [];
+  const currentPage = page;
 
   return (
     <Stack spacing={2}>
@@ -177,11 +185,7 @@ export default function ReconcilePage() {
         </Button>
         <Typography color="text.secondary">Last refreshed: {time(lastRefreshAt)}</Typography>
       </Stack>
-      <SingleDonationDialog
-        open={creating}
-        onClose={() => setCreating(false)}
-        onCreated={() => void reloadCached()}
-      />
+      <SingleDonationDialog open={creating} onClose={() => setCreating(false)} onCreated={reloadCached} />
       {job && (
         <Box role="status" aria-live="polite">
           <Typography variant="body2">
@@ -202,8 +206,9 @@ export default function ReconcilePage() {
 
       {summary && <StatusTotals summary={summary} />}
       <DeclinedPanel
-        donations={declined}
-        onChanged={() => void reloadCached()}
+        donations={declinedPage?.donations ?? []}
+        counts={declinedPage ? { open: declinedPage.declinedOpen, total: declinedPage.total } : undefined}
+        onChanged={reloadCached}
         onSearchAll={() => void refresh(true)}
         busyListing={!!job}
         searchedAllAt={searchedAllAt}
@@ -212,7 +217,7 @@ export default function ReconcilePage() {
       <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="donations-title">
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }} useFlexGap>
           <Typography variant="h2" id="donations-title" sx={{ flexGrow: 1 }}>
-            Donations ({shown.length.toLocaleString()})
+            Donations ({shownCount.toLocaleString()})
           </Typography>
           <TextField
             select
@@ -281,7 +286,7 @@ export default function ReconcilePage() {
                     key={d.id}
                     hover
                     selected={selected?.id === d.id}
-                    onClick={() => setSelectedId(d.id)}
+                    onClick={() => setSelected(d)}
                     data-testid="donation-row"
                     sx={{ cursor: 'pointer', '& td': { overflowWrap: 'break-word' } }}
                   >
@@ -289,7 +294,7 @@ export default function ReconcilePage() {
                       <Button
                         variant="text"
                         size="small"
-                        onClick={() => setSelectedId(d.id)}
+                        onClick={() => setSelected(d)}
                         sx={{ textTransform: 'none', p: 0, minWidth: 0, textAlign: 'left' }}
                         aria-pressed={selected?.id === d.id}
                       >
@@ -337,7 +342,7 @@ export default function ReconcilePage() {
             </Table>
             <TablePagination
               component="div"
-              count={shown.length}
+              count={shownCount}
               page={currentPage}
               onPageChange={(_, p) => setPage(p)}
               rowsPerPage={PAGE}

@@ -20,6 +20,7 @@ import {
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { SandboxClockPanel } from './SandboxClockPanel';
+import { DataPanel } from './DataPanel';
 
 const environmentHelp: Record<EnvironmentId, string> = {
   offline: 'A practice copy of the giving service on this computer. Nothing leaves your machine.',
@@ -185,6 +186,8 @@ export function SettingsPage() {
       </Paper>
 
       {settings.environment === 'offline' && <SandboxClockPanel />}
+
+      <DataPanel />
 
       {remote && environment !== 'offline' && (
         <Paper variant="outlined" sx={{ p: 2 }}>

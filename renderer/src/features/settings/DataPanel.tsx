@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { desk } from '../../app/deskClient';
+
+type Outcome = { severity: 'success' | 'error' | 'info'; lines: string[] };
+
+const megabytes = (bytes: number) =>
+  `${(bytes / 1_000_000).toLocaleString(undefined, { maximumFractionDigits: 1 })} MB`;
+
+/**
+ * Settings → Data: the data folder's database (uploads, donations and their history, corrections,
+ * locations) checked for damage, or copied to a file while the app keeps working. The same as
+ * `donation-desk db check` and `db backup`.
+ */
+export function DataPanel() {
+  const [busy, setBusy] = useState<'check' | 'backup' | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  async function check() {
+    setBusy('check');
+    setOutcome(null);
+    const r = await desk['data.check']({});
+    setBusy(null);
+    if (!r.ok) return setOutcome({ severity: 'error', lines: [r.error.message] });
+    const c = r.value;
+    setOutcome(
+      c.ok
+        ? { severity: 'success', lines: [`The database ${c.path} is whole (${megabytes(c.bytes)}).`] }
+        : {
+            severity: 'error',
+            lines: [`The database ${c.path} is damaged:`, ...c.problems, c.advice ?? ''].filter(Boolean),
+          },
+    );
+  }
+
+  async function backup() {
+    setBusy('backup');
+    setOutcome(null);
+    const r = await desk['data.backup']({});
+    setBusy(null);
+    if (!r.ok) return setOutcome({ severity: 'error', lines: [r.error.message] });
+    if (!r.value.written) return setOutcome({ severity: 'info', lines: ['No backup was made.'] });
+    setOutcome({
+      severity: 'success',
+      lines: [`Backed up to ${r.value.path} (${megabytes(r.value.bytes)}). Keep it somewhere safe.`],
+    });
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="data-title">
+      <Stack spacing={1.5}>
+        <Typography variant="h2" id="data-title">
+          Data
+        </Typography>
+        <Typography color="text.secondary">
+          Uploads, every donation with its history, corrections and locations are kept in one database in the
+          data folder. Check it for damage, or back it up to a file; both work while the app is in use.
+        </Typography>
+        <Stack direction="row" spacing={2}>
+          <Button variant="outlined" onClick={() => void check()} disabled={busy !== null}>
+            {busy === 'check' ? 'Checking…' : 'Check the database'}
+          </Button>
+          <Button variant="outlined" onClick={() => void backup()} disabled={busy !== null}>
+            {busy === 'backup' ? 'Backing up…' : 'Back up to a file'}
+          </Button>
+        </Stack>
+        {outcome && (
+          <Alert
+            severity={outcome.severity}
+            role={outcome.severity === 'error' ? 'alert' : 'status'}
+            data-testid="data-outcome"
+          >
+            {outcome.lines.map((line, i) => (
+              <Typography key={i} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                {line}
+              </Typography>
+            ))}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
