@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { bulkDonations } from '../upload/harness';
 
@@ -22,20 +21,7 @@ let recipients: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dd-db-cli-'));
-  // The CLI built the way scripts/build-node.mjs builds it, into a private folder.
-  cli = join(dir, 'out', 'cli', 'index.cjs');
-  await build({
-    entryPoints: ['electron/cli/index.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['electron', '@photostructure/sqlite'],
-    logLevel: 'silent',
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
+  cli = await buildCli(dir);
   emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 120, quiet: true });
   const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }> };
@@ -48,50 +34,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs = 90_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [cli, '--base-url', emu.apiBaseUrl, '--token-url', emu.tokenUrl, '--data-dir', dataDir, ...args],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          PATH: process.env.PATH,
-          // The SQLite binding is not bundled (it loads its native binary from beside its files).
-          NODE_PATH: join(process.cwd(), 'node_modules'),
-          DONATION_DESK_CLIENT_ID: emu.clientId,
-          DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-          DONATION_DESK_POLL_MIN_MS: '100',
-          DONATION_DESK_POLL_MAX_MS: '400',
-          DONATION_DESK_UPLOAD_GRACE_MS: '1000',
-        },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const killer =
-      killAfterMs !== undefined
-        ? setTimeout(() => {
-            killed = child.kill('SIGKILL');
-          }, killAfterMs)
-        : undefined;
-    const guard = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      clearTimeout(guard);
-      resolve({ code, killed: killed && code === null, stdout, stderr });
-    });
-  });
+function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs = 90_000): Promise<CliRun> {
+  return runCliProcess(cli, emu, args, dataDir, { killAfterMs, timeoutMs });
 }
 
 /** A read-only look at a data folder's database, as another program would take it. */
@@ -290,7 +234,7 @@ describe('donation-desk db', () => {
     const { csv, mapping } = await giftsFile('check', 30);
     // An upload running while the check and the backup are made.
     const uploading = runCli(['upload', csv, '--mapping', mapping, '--wait', '--json'], dataDir);
-    let checked: Run | null = null;
+    let checked: CliRun | null = null;
     for (let i = 0; i < 50 && !checked; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (existsSync(join(dataDir, 'desk.db'))) checked = await runCli(['db', 'check'], dataDir);

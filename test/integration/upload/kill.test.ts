@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { bulkDonations } from './harness';
 
@@ -23,20 +22,7 @@ let recipients: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dd-kill-'));
-  // The CLI built the way scripts/build-node.mjs builds it, into a private folder.
-  cli = join(dir, 'out', 'cli', 'index.cjs');
-  await build({
-    entryPoints: ['electron/cli/index.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['electron', '@photostructure/sqlite'],
-    logLevel: 'silent',
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
+  cli = await buildCli(dir);
   // Fast virtual time: a bulk goes from upload to PROCESSED in a few real seconds.
   emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 120, quiet: true });
   const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
@@ -56,50 +42,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [cli, '--base-url', emu.apiBaseUrl, '--token-url', emu.tokenUrl, '--data-dir', dataDir, ...args],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          PATH: process.env.PATH,
-          // The SQLite binding is not bundled (it loads its native binary from beside its files).
-          NODE_PATH: join(process.cwd(), 'node_modules'),
-          DONATION_DESK_CLIENT_ID: emu.clientId,
-          DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-          DONATION_DESK_POLL_MIN_MS: '100',
-          DONATION_DESK_POLL_MAX_MS: '400',
-          DONATION_DESK_UPLOAD_GRACE_MS: '1000',
-        },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const killer =
-      killAfterMs !== undefined
-        ? setTimeout(() => {
-            killed = child.kill('SIGKILL');
-          }, killAfterMs)
-        : undefined;
-    const guard = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      clearTimeout(guard);
-      resolve({ code, killed, stdout, stderr });
-    });
-  });
+function runCli(args: string[], dataDir: string, killAfterMs?: number, timeoutMs = 60_000): Promise<CliRun> {
+  return runCliProcess(cli, emu, args, dataDir, { killAfterMs, timeoutMs });
 }
 
 /** The ledger's intent states as a killed process left them (for diagnosing a failed run). */
