@@ -70,7 +70,7 @@ export class DonationStore {
   /** What a held donation counted under in the running sums when it was read (null: not stored then). */
   private readonly basis = new Map<string, SumKey | null>();
   /** The resource text of held donations, serialised once when they were recorded. */
-  private readonly texts = new WeakMap<StoredDonation, string>();
+  private readonly texts = new Map<string, string>();
   private readonly heldSingles = new Map<string, SingleAttempt | null>();
   private heldRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -139,11 +139,13 @@ export class DonationStore {
   }
 
   /** Holds a changed donation whole (it supersedes a held last-seen time). */
-  private hold(id: string, d: StoredDonation, basis?: SumKey | null): void {
+  private hold(id: string, d: StoredDonation, basis?: SumKey | null, text?: string): void {
     this.held.set(id, d);
     this.touched.delete(id);
     if (basis === undefined) this.basis.delete(id);
     else this.basis.set(id, basis);
+    if (text === undefined) this.texts.delete(id);
+    else this.texts.set(id, text);
   }
 
   /** Every donation of the environment, as held (reads the whole table: prefer a query where one exists). */
@@ -233,8 +235,7 @@ export class DonationStore {
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,
     };
-    this.texts.set(stored, text);
-    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined);
+    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined, text);
     return stored;
   }
 
@@ -620,7 +621,14 @@ export class DonationStore {
       this.db.transaction(() => {
         const sums = new SumChanges();
         for (const d of donations)
-          writeDonation(this.db, this.environment, d, sums, this.basis.get(d.resource.id), this.texts.get(d));
+          writeDonation(
+            this.db,
+            this.environment,
+            d,
+            sums,
+            this.basis.get(d.resource.id),
+            this.texts.get(d.resource.id),
+          );
         sums.apply(this.db, this.environment);
         touchDonations(this.db, this.environment, touched);
         for (const [clientRef, attempt] of singles)
@@ -632,6 +640,7 @@ export class DonationStore {
         if (this.held.get(d.resource.id) === d) {
           this.held.delete(d.resource.id);
           this.basis.delete(d.resource.id);
+          this.texts.delete(d.resource.id);
         }
       for (const [id, at] of touched) if (this.touched.get(id) === at) this.touched.delete(id);
       for (const [clientRef, attempt] of singles)
