@@ -69,8 +69,6 @@ export class DonationStore {
   private readonly touched = new Map<string, string>();
   /** What a held donation counted under in the running sums when it was read (null: not stored then). */
   private readonly basis = new Map<string, SumKey | null>();
-  /** The resource text of held donations, serialised once when they were recorded. */
-  private readonly texts = new Map<string, string>();
   private readonly heldSingles = new Map<string, SingleAttempt | null>();
   private heldRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -139,13 +137,11 @@ export class DonationStore {
   }
 
   /** Holds a changed donation whole (it supersedes a held last-seen time). */
-  private hold(id: string, d: StoredDonation, basis?: SumKey | null, text?: string): void {
+  private hold(id: string, d: StoredDonation, basis?: SumKey | null): void {
     this.held.set(id, d);
     this.touched.delete(id);
     if (basis === undefined) this.basis.delete(id);
     else this.basis.set(id, basis);
-    if (text === undefined) this.texts.delete(id);
-    else this.texts.set(id, text);
   }
 
   /** Every donation of the environment, as held (reads the whole table: prefer a query where one exists). */
@@ -204,11 +200,12 @@ export class DonationStore {
     const statusLastUpdated = resource.attributes.state.statusLastUpdated ?? null;
     const history = before?.history ?? [];
     const last = history.at(-1);
-    const text = JSON.stringify(resource);
+    // The resource is serialised to compare only when its state and update time are as stored.
     if (
       before?.stored &&
-      before.stored.text === text &&
       last?.state === state &&
+      seenUpdate === newUpdate &&
+      before.stored.text === JSON.stringify(resource) &&
       (row === null || sameRow(row, before.row)) &&
       (link.replaces === undefined || link.replaces === before.replaces)
     ) {
@@ -235,7 +232,7 @@ export class DonationStore {
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,
     };
-    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined, text);
+    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined);
     return stored;
   }
 
@@ -621,14 +618,7 @@ export class DonationStore {
       this.db.transaction(() => {
         const sums = new SumChanges();
         for (const d of donations)
-          writeDonation(
-            this.db,
-            this.environment,
-            d,
-            sums,
-            this.basis.get(d.resource.id),
-            this.texts.get(d.resource.id),
-          );
+          writeDonation(this.db, this.environment, d, sums, this.basis.get(d.resource.id));
         sums.apply(this.db, this.environment);
         touchDonations(this.db, this.environment, touched);
         for (const [clientRef, attempt] of singles)
@@ -640,7 +630,6 @@ export class DonationStore {
         if (this.held.get(d.resource.id) === d) {
           this.held.delete(d.resource.id);
           this.basis.delete(d.resource.id);
-          this.texts.delete(d.resource.id);
         }
       for (const [id, at] of touched) if (this.touched.get(id) === at) this.touched.delete(id);
       for (const [clientRef, attempt] of singles)
@@ -943,7 +932,6 @@ function writeDonation(
   d: StoredDonation,
   sums: SumChanges,
   basis?: SumKey | null,
-  resourceText?: string,
 ): void {
   const attributes = d.resource.attributes;
   // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
@@ -958,7 +946,7 @@ function writeDonation(
       : metadata[SINGLE_KEY] !== undefined
         ? 'single'
         : null;
-  const text = resourceText ?? JSON.stringify(d.resource);
+  const text = JSON.stringify(d.resource);
   const history = JSON.stringify(d.history);
   const rowText = d.row === null ? null : JSON.stringify(d.row);
   const resolution = d.resolution === null ? null : JSON.stringify(d.resolution);
