@@ -113,9 +113,9 @@ async function seed(total: number, bulks: number): Promise<void> {
  * The store's side of refreshing one upload's donations from the service, as `fetchInto` does with
  * the network left out: the open bulks, the rows already tied (to not hand them out again), then
  * per page of 250 each donation looked up (`known`) and recorded in its new state, saved every 2 s
- * and at the end.
+ * and at the end. `all`: every donation's state changed; `few`: 1 in 100, the rest as stored.
  */
-async function refresh(bulkId: string): Promise<void> {
+async function refresh(bulkId: string, changed: 'all' | 'few'): Promise<void> {
   const started = performance.now();
   const store = await DonationStore.open(storePath);
   const { open } = store.bulkStates();
@@ -128,7 +128,8 @@ async function refresh(bulkId: string): Promise<void> {
   const at = new Date().toISOString();
   for (let start = 0; start < ids.length; start += 250) {
     for (const i of ids.slice(start, start + 250)) {
-      const r = resource(i, bulkId, 'CLEARED');
+      // 'few': 1 in 100 cleared, the others answered exactly as seeded (INITIATED, same update time).
+      const r = resource(i, bulkId, changed === 'all' || i % 100 === 0 ? 'CLEARED' : 'INITIATED');
       const known = store.known(r.id);
       store.record(r, known?.row ?? null, at);
     }
@@ -141,7 +142,14 @@ async function refresh(bulkId: string): Promise<void> {
   await store.save();
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    JSON.stringify({ seconds, donations: ids.length, claimed, openBulks: open.length, peakMb: peakMb() }),
+    JSON.stringify({
+      seconds,
+      donations: ids.length,
+      changed,
+      claimed,
+      openBulks: open.length,
+      peakMb: peakMb(),
+    }),
   );
 }
 
@@ -237,7 +245,7 @@ async function listJson(bulkId: string, out: string): Promise<void> {
 
 const tasks: Record<string, () => Promise<void>> = {
   seed: () => seed(Number(rest[0] ?? 1_000_000), Number(rest[1] ?? 10)),
-  refresh: () => refresh(rest[0] ?? 'bulk-0'),
+  refresh: () => refresh(rest[0] ?? 'bulk-0', rest[1] === 'few' ? 'few' : 'all'),
   firstPage: () => firstPage(false),
   firstPageWarm: () => firstPage(true),
   report: () => monthReport(rest[0] ?? '2026-11'),

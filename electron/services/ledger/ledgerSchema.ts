@@ -44,6 +44,15 @@ export const ledgerGroupSchema = z.object({
 });
 export type LedgerGroup = z.infer<typeof ledgerGroupSchema>;
 
+/**
+ * A part as readers that never match rows see it (Reconcile's pages, totals and report): without
+ * the per-row arrays (a few MB per 100,000 rows), except, for an upload that replaces declined
+ * donations, the keys of those rows that this part holds.
+ */
+export type LedgerPartSummary = Omit<LedgerPart, 'rowKeys' | 'rowNumbers' | 'fingerprints'> &
+  Partial<Pick<LedgerPart, 'rowKeys' | 'rowNumbers' | 'fingerprints'>> & { replacedRowKeys?: number[] };
+export type LedgerGroupSummary = Omit<LedgerGroup, 'parts'> & { parts: LedgerPartSummary[] };
+
 /** One bulk intent attempt for a part, from "about to ask for one" to PROCESSED or ERROR. */
 export const ledgerIntentSchema = z.object({
   /** Local id, recorded before the service is asked, so an attempt that never got an answer is known. */

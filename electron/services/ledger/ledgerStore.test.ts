@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { closeDatabase, databaseOf, type DeskDatabase } from '../db/deskDatabase';
-import { LedgerStore, leaseNameOf, readLedgerRecords } from './ledgerStore';
+import {
+  LedgerStore,
+  leaseNameOf,
+  readLedgerGroup,
+  readLedgerRecords,
+  readLedgerSummaries,
+} from './ledgerStore';
 import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
 import { sentFingerprints } from './duplicateGuard';
 
@@ -139,6 +145,55 @@ describe('ledger store', () => {
       .run(JSON.stringify(intent('a1', 'g1', 'ERROR')), 'a1');
     other.close();
     expect((await readLedgerRecords(ledgerDir())).intents.map((i) => i.state)).toEqual(['ERROR']);
+  });
+});
+
+describe('the ledger summaries Reconcile reads', () => {
+  it("are the records without the rows' keys, numbers and fingerprints, keeping which part holds each replacing row", async () => {
+    const a = await LedgerStore.open(ledgerDir());
+    const plain = group('g1', [1, 2, 3], ['f1', 'f2', 'f3']);
+    const correcting: LedgerGroup = {
+      ...group('g2', [10, 11], ['f10', 'f11']),
+      createdAt: '2026-11-23T05:00:00.000Z',
+      replaces: [
+        { rowKey: 11, donationId: 'd-old-1' },
+        { rowKey: 20, donationId: 'd-old-2' },
+      ],
+    };
+    const second = { ...(correcting.parts[0] as LedgerGroup['parts'][number]), index: 1 };
+    correcting.parts.push({
+      ...second,
+      rowKeys: [20, 21],
+      rowNumbers: [21, 22],
+      fingerprints: ['f20', 'f21'],
+    });
+    await a.putGroup(plain);
+    await a.putGroup(correcting);
+    await a.putIntent(intent('a1', 'g1', 'PROCESSED'));
+    const summaries = await readLedgerSummaries(ledgerDir());
+    const light = ({ rowKeys, rowNumbers, fingerprints, ...rest }: LedgerGroup['parts'][number]) => {
+      void [rowKeys, rowNumbers, fingerprints];
+      return rest;
+    };
+    expect(summaries.groups).toEqual([
+      { ...plain, parts: plain.parts.map(light) },
+      {
+        ...correcting,
+        parts: [
+          { ...light(correcting.parts[0] as LedgerGroup['parts'][number]), replacedRowKeys: [11] },
+          { ...light(correcting.parts[1] as LedgerGroup['parts'][number]), replacedRowKeys: [20] },
+        ],
+      },
+    ]);
+    expect(summaries.intents).toEqual((await readLedgerRecords(ledgerDir())).intents);
+    // Read once per change, as the whole records are.
+    expect(await readLedgerSummaries(ledgerDir())).toBe(summaries);
+    await a.putIntent(intent('a1', 'g1', 'ERROR'));
+    expect((await readLedgerSummaries(ledgerDir())).intents.map((i) => i.state)).toEqual(['ERROR']);
+    // The whole record of one upload stays readable for the rare reader that needs its rows.
+    expect(readLedgerGroup(ledgerDir(), 'g2')).toEqual(correcting);
+    expect(readLedgerGroup(ledgerDir(), 'nope')).toBeUndefined();
+    await a.close();
   });
 });
 

@@ -4,7 +4,13 @@ import { basename, dirname, join } from 'node:path';
 import { DeskFailure } from '../../../shared/result';
 import { databaseOf, type DeskDatabase } from '../db/deskDatabase';
 import { importOnce } from '../db/legacyFiles';
-import { journalLineSchema, snapshotSchema, type LedgerGroup, type LedgerIntent } from './ledgerSchema';
+import {
+  journalLineSchema,
+  snapshotSchema,
+  type LedgerGroup,
+  type LedgerGroupSummary,
+  type LedgerIntent,
+} from './ledgerSchema';
 
 /** The JSON files of version 0.1, imported into the database once. */
 const SNAPSHOT = 'ledger.json';
@@ -216,6 +222,56 @@ const lastRead = new WeakMap<
   object,
   { stamp: string; records: { groups: LedgerGroup[]; intents: LedgerIntent[] } }
 >();
+
+/**
+ * Every upload without its per-row arrays, and every intent, oldest first: what Reconcile's pages,
+ * totals and report need. SQLite strips the arrays (and, for an upload that replaces declined
+ * donations, keeps each part's keys of those rows), so JavaScript never parses the rows' keys and
+ * fingerprints. Read once per change of the database, as `readLedgerRecords`.
+ */
+export async function readLedgerSummaries(
+  dir: string,
+): Promise<{ groups: LedgerGroupSummary[]; intents: LedgerIntent[] }> {
+  const db = databaseOf(dirname(dir));
+  await importLegacyLedger(db, dir);
+  const stamp = `${db.dataVersion()}:${ledgerWrites.get(db) ?? 0}`;
+  const kept = lastSummaries.get(db);
+  if (kept?.stamp === stamp) return kept.records;
+  const records = {
+    groups: db
+      .all<{ body: string }>(
+        `SELECT json_set(g.body, '$.parts', json((
+           SELECT json_group_array(json(CASE
+             WHEN json_array_length(g.body, '$.replaces') > 0 THEN json_set(
+               json_remove(p.value, '$.rowKeys', '$.rowNumbers', '$.fingerprints'), '$.replacedRowKeys',
+               json((SELECT json_group_array(k.value ORDER BY k.key) FROM json_each(p.value, '$.rowKeys') AS k
+                 WHERE k.value IN (SELECT r.value ->> 'rowKey' FROM json_each(g.body, '$.replaces') AS r))))
+             ELSE json_remove(p.value, '$.rowKeys', '$.rowNumbers', '$.fingerprints') END) ORDER BY p.key)
+           FROM json_each(g.body, '$.parts') AS p))) AS body
+         FROM ledger_group AS g ORDER BY g.created_at, g.id`,
+      )
+      .map((r) => JSON.parse(r.body) as LedgerGroupSummary),
+    intents: db
+      .all<{ body: string }>('SELECT body FROM ledger_intent ORDER BY created_at, attempt_id')
+      .map((r) => JSON.parse(r.body) as LedgerIntent),
+  };
+  lastSummaries.set(db, { stamp, records });
+  return records;
+}
+
+const lastSummaries = new WeakMap<
+  object,
+  { stamp: string; records: { groups: LedgerGroupSummary[]; intents: LedgerIntent[] } }
+>();
+
+/** One upload's whole record (with its rows' keys), for the rare reader of a summary that needs them. */
+export function readLedgerGroup(dir: string, id: string): LedgerGroup | undefined {
+  const row = databaseOf(dirname(dir)).get<{ body: string }>(
+    'SELECT body FROM ledger_group WHERE id = ?',
+    id,
+  );
+  return row ? (JSON.parse(row.body) as LedgerGroup) : undefined;
+}
 
 /**
  * Version 0.1's snapshot plus journal, replayed as it did (each line replaces the record with the

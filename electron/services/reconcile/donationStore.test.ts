@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
-import { closeDatabase } from '../db/deskDatabase';
+import { closeDatabase, databaseOf } from '../db/deskDatabase';
 import { DonationStore } from './donationStore';
 
 let dir: string;
@@ -238,6 +238,105 @@ describe('DonationStore in the database', () => {
     expect(store.totals().reduce((n, t) => n + t.count, 0)).toBe(40);
     // b0 has nothing left to follow.
     expect(store.bulkStates()).toEqual({ open: ['b1'], listed: ['b0', 'b1'] });
+  });
+
+  it('writes only when it was last seen for a donation answered exactly as stored', async () => {
+    const store = await DonationStore.open(storePath());
+    const row = { workspaceId: 'ws', rowKey: 1, rowNumber: 2, method: 'reference' as const };
+    store.record(resource('u1', 'INITIATED', { amount: 300 }), row, '2026-11-02T00:00:00.000Z');
+    store.record(resource('u2', 'INITIATED', { amount: 500 }), null, '2026-11-02T00:00:00.000Z');
+    await store.save();
+    const db = databaseOf(dir);
+    // Counts every write of a record (its resource) from here on, whichever path writes it.
+    db.db.exec(`CREATE TEMP TABLE rewrites (id TEXT);
+      CREATE TEMP TRIGGER count_rewrites AFTER UPDATE OF resource, history ON donation
+      BEGIN INSERT INTO rewrites VALUES (new.id); END;`);
+    const sumsBefore = db.all('SELECT * FROM donation_sum ORDER BY 1, 2, 3, 4, 5, 6');
+    // The same answer again (u1 with its row, as a refresh passes it); u2 changed state.
+    const known = store.known('u1');
+    const same = store.record(
+      resource('u1', 'INITIATED', { amount: 300 }),
+      known?.row ?? null,
+      '2026-11-03T00:00:00.000Z',
+    );
+    store.record(
+      resource('u2', 'CLEARED', { amount: 500, updated: '2026-11-03' }),
+      null,
+      '2026-11-03T00:00:00.000Z',
+    );
+    expect(same).toMatchObject({
+      lastSeenAt: '2026-11-03T00:00:00.000Z',
+      firstSeenAt: '2026-11-02T00:00:00.000Z',
+      row,
+    });
+    // Read before the save: the new time, not the saved one.
+    expect(store.get('u1')?.lastSeenAt).toBe('2026-11-03T00:00:00.000Z');
+    await store.save();
+    expect(db.all<{ id: string }>('SELECT id FROM rewrites')).toEqual([{ id: 'u2' }]);
+    const again = await reopen();
+    const u1 = again.get('u1');
+    expect(u1?.history).toEqual([
+      {
+        state: 'INITIATED',
+        seenAt: '2026-11-02T00:00:00.000Z',
+        statusLastUpdated: '2026-11-01T00:00:00.000Z',
+      },
+    ]);
+    expect(u1).toMatchObject({
+      lastSeenAt: '2026-11-03T00:00:00.000Z',
+      firstSeenAt: '2026-11-02T00:00:00.000Z',
+      row,
+    });
+    expect(again.get('u2')?.history.map((h) => h.state)).toEqual(['INITIATED', 'CLEARED']);
+    // The sums moved for u2 only: u1's 300 still counts once as INITIATED.
+    const byStatus = new Map(again.bulkSums(['b1']).map((t) => [t.status, [t.count, t.amount]]));
+    expect(byStatus).toEqual(
+      new Map([
+        ['INITIATED', [1, 300]],
+        ['CLEARED', [1, 500]],
+      ]),
+    );
+    expect(sumsBefore).not.toEqual(
+      databaseOf(dir).all('SELECT * FROM donation_sum ORDER BY 1, 2, 3, 4, 5, 6'),
+    );
+  });
+
+  it('records a changed row, link or resolution in full even when the resource is the same', async () => {
+    const store = await DonationStore.open(storePath());
+    store.record(resource('v1', 'DECLINED'), null, 'a');
+    await store.save();
+    const row = { workspaceId: 'ws', rowKey: 7, rowNumber: 8, method: 'fingerprint' as const };
+    store.record(resource('v1', 'DECLINED'), row, 'b');
+    await store.save();
+    expect((await reopen()).get('v1')).toMatchObject({ row, lastSeenAt: 'b' });
+    const next = await reopen();
+    next.resolve('v1', { kind: 'dismissed', at: 'c', reason: 'duplicate' });
+    next.record(resource('v1', 'DECLINED'), null, 'd');
+    await next.save();
+    const last = await reopen();
+    expect(last.get('v1')).toMatchObject({ row, lastSeenAt: 'd', resolution: { kind: 'dismissed' } });
+    expect(last.declinedOpen({})).toBe(0);
+  });
+
+  it('keeps the sums exact when another process rewrote a donation between the read and the save', async () => {
+    const store = await DonationStore.open(storePath());
+    store.record(resource('w1', 'INITIATED', { amount: 100 }), null, 'a');
+    await store.save();
+    // Read here (what it counts under: INITIATED 100), answered CLEARED ...
+    store.record(resource('w1', 'CLEARED', { amount: 100, updated: '2026-11-02' }), null, 'b');
+    // ... while another process stored it ACCEPTED with another amount, sums and all.
+    const db = databaseOf(dir);
+    db.transaction(() => {
+      db.run("UPDATE donation SET status = 'ACCEPTED', amount = 250 WHERE id = 'w1'");
+      db.run("UPDATE donation_sum SET n = n - 1, amount = amount - 100 WHERE status = 'INITIATED'");
+      db.run(
+        `INSERT INTO donation_sum (environment, bulk_id, status, currency, mark, open, n, amount)
+         VALUES ('offline', 'b1', 'ACCEPTED', 'USD', '', 0, 1, 250)`,
+      );
+    });
+    await store.save();
+    const sums = store.bulkSums(['b1']).map((t) => [t.status, t.count, t.amount]);
+    expect(sums).toEqual([['CLEARED', 1, 100]]);
   });
 
   it('refuses an unreadable store file of version 0.1 and leaves it untouched', async () => {

@@ -62,6 +62,13 @@ export const FINAL_DONATION_STATES = new Set(['CLEARED', 'DECLINED']);
  */
 export class DonationStore {
   private readonly held = new Map<string, StoredDonation>();
+  /**
+   * Donations answered exactly as stored (same resource, so same state and statusLastUpdated): only
+   * when they were last seen changes, written by `save()` without rewriting the record.
+   */
+  private readonly touched = new Map<string, string>();
+  /** What a held donation counted under in the running sums when it was read (null: not stored then). */
+  private readonly basis = new Map<string, SumKey | null>();
   private readonly heldSingles = new Map<string, SingleAttempt | null>();
   private heldRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -119,7 +126,22 @@ export class DonationStore {
       this.environment,
       id,
     );
-    return row ? fromRow(row) : undefined;
+    return row ? this.fromStored(row) : undefined;
+  }
+
+  /** A stored row as held: when it was last seen may be newer than what is saved. */
+  private fromStored(row: DonationRow): StoredDonation {
+    const d = fromRow(row);
+    const seen = this.touched.get(row.id);
+    return seen === undefined ? d : { ...d, lastSeenAt: seen };
+  }
+
+  /** Holds a changed donation whole (it supersedes a held last-seen time). */
+  private hold(id: string, d: StoredDonation, basis?: SumKey | null): void {
+    this.held.set(id, d);
+    this.touched.delete(id);
+    if (basis === undefined) this.basis.delete(id);
+    else this.basis.set(id, basis);
   }
 
   /** Every donation of the environment, as held (reads the whole table: prefer a query where one exists). */
@@ -131,7 +153,7 @@ export class DonationStore {
       this.environment,
     )) {
       const held = this.held.get(row.id);
-      out.push(held ?? fromRow(row));
+      out.push(held ?? this.fromStored(row));
     }
     if (this.held.size > 0) {
       const stored = new Set(out.map((d) => d.resource.id));
@@ -171,13 +193,34 @@ export class DonationStore {
       // An answer older than one already recorded (two listings overlapping): it must not read as a step back.
       const full = this.get(resource.id) as StoredDonation;
       const kept = { ...full, lastSeenAt: at, row: full.row ?? row };
-      this.held.set(resource.id, kept);
+      this.hold(resource.id, kept);
       return kept;
     }
     const state = resource.attributes.state.processingStatus;
     const statusLastUpdated = resource.attributes.state.statusLastUpdated ?? null;
     const history = before?.history ?? [];
     const last = history.at(-1);
+    // The resource is serialised to compare only when its state and update time are as stored.
+    if (
+      before?.stored &&
+      last?.state === state &&
+      seenUpdate === newUpdate &&
+      before.stored.text === JSON.stringify(resource) &&
+      (row === null || sameRow(row, before.row)) &&
+      (link.replaces === undefined || link.replaces === before.replaces)
+    ) {
+      // Answered exactly as stored: the history, the sums and the record stay; only when it was seen moves.
+      this.touched.set(resource.id, at);
+      return {
+        resource,
+        history,
+        row: before.row,
+        firstSeenAt: before.firstSeenAt,
+        lastSeenAt: at,
+        resolution: before.resolution,
+        replaces: before.replaces,
+      };
+    }
     const nextHistory =
       last?.state === state ? history : [...history, { state, seenAt: at, statusLastUpdated }];
     const stored: StoredDonation = {
@@ -189,7 +232,7 @@ export class DonationStore {
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,
     };
-    this.held.set(resource.id, stored);
+    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined);
     return stored;
   }
 
@@ -218,13 +261,22 @@ export class DonationStore {
    * What `record` needs of a donation already known, without parsing its resource (the largest
    * part of a row): a refresh records every donation of an upload, so this is its hot path.
    */
-  private readPrior(
-    id: string,
-  ): (Omit<StoredDonation, 'resource'> & { statusLastUpdated: string | undefined }) | undefined {
+  private readPrior(id: string):
+    | (Omit<StoredDonation, 'resource'> & {
+        statusLastUpdated: string | undefined;
+        /** As saved (absent while held): the resource's text and what it counts under in the sums. */
+        stored?: { text: string; sums: SumKey };
+      })
+    | undefined {
     const held = this.held.get(id);
     if (held) return { ...held, statusLastUpdated: held.resource.attributes.state.statusLastUpdated };
-    const row = this.db.get<Omit<DonationRow, 'resource'> & { status_updated: string | null }>(
-      `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated
+    // One read gives what `record` needs, the text to compare the answer with, and the sums' key,
+    // so `save()` need not read the row again.
+    const row = this.db.get<
+      Omit<DonationRow, 'resource'> & SumKey & { status_updated: string | null; resource: string }
+    >(
+      `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated, resource,
+         bulk_id, status, currency, mark, resolution_kind, amount
        FROM donation WHERE environment = ? AND id = ?`,
       this.environment,
       id,
@@ -234,10 +286,21 @@ export class DonationStore {
       history: JSON.parse(row.history) as StoredDonation['history'],
       row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
       firstSeenAt: row.first_seen_at,
-      lastSeenAt: row.last_seen_at,
+      lastSeenAt: this.touched.get(id) ?? row.last_seen_at,
       resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
       replaces: row.replaces,
       statusLastUpdated: row.status_updated ?? undefined,
+      stored: {
+        text: row.resource,
+        sums: {
+          bulk_id: row.bulk_id,
+          status: row.status,
+          currency: row.currency,
+          mark: row.mark,
+          resolution_kind: row.resolution_kind,
+          amount: row.amount,
+        },
+      },
     };
   }
 
@@ -246,7 +309,7 @@ export class DonationStore {
     if (!stored)
       throw new DeskFailure('NOT_FOUND', `Donation ${id} is not in the list; list the donations first.`);
     const next = { ...stored, resolution };
-    this.held.set(id, next);
+    this.hold(id, next);
     return next;
   }
 
@@ -484,7 +547,7 @@ export class DonationStore {
     return this.db
       .all<DonationRow>(`${SELECT_DONATION} WHERE environment = ? AND status = 'DECLINED'`, this.environment)
       .filter((r) => codes.some((c) => r.resource.includes(JSON.stringify(c))))
-      .map((r) => this.held.get(r.id) ?? fromRow(r))
+      .map((r) => this.held.get(r.id) ?? this.fromStored(r))
       .filter((d) =>
         (d.resource.attributes.state.errors ?? []).some((e) => !!e.code && codes.includes(e.code)),
       );
@@ -497,7 +560,7 @@ export class DonationStore {
         `${SELECT_DONATION} WHERE environment = ? AND bulk_id IS NULL AND status NOT IN ('CLEARED', 'DECLINED')`,
         this.environment,
       )
-      .map((r) => this.held.get(r.id) ?? fromRow(r));
+      .map((r) => this.held.get(r.id) ?? this.fromStored(r));
   }
 
   /**
@@ -510,7 +573,7 @@ export class DonationStore {
       this.environment,
     )) {
       if (mustContain && !mustContain.some((s) => row.resource.includes(s))) continue;
-      yield this.held.get(row.id) ?? fromRow(row);
+      yield this.held.get(row.id) ?? this.fromStored(row);
     }
   }
 
@@ -547,20 +610,28 @@ export class DonationStore {
   save(): Promise<void> {
     const run = async (): Promise<void> => {
       const donations = [...this.held.values()];
+      const touched = [...this.touched.entries()];
       const singles = [...this.heldSingles.entries()];
       const refresh = this.heldRefresh;
       // Nothing held: no write lock to take, no commit to wait for.
-      if (donations.length === 0 && singles.length === 0 && refresh === null) return;
+      if (donations.length === 0 && touched.length === 0 && singles.length === 0 && refresh === null) return;
       this.db.transaction(() => {
         const sums = new SumChanges();
-        for (const d of donations) writeDonation(this.db, this.environment, d, sums);
+        for (const d of donations)
+          writeDonation(this.db, this.environment, d, sums, this.basis.get(d.resource.id));
         sums.apply(this.db, this.environment);
+        touchDonations(this.db, this.environment, touched);
         for (const [clientRef, attempt] of singles)
           writeSingle(this.db, this.environment, clientRef, attempt);
         if (refresh) writeRefresh(this.db, this.environment, refresh);
       });
       // Only what was written is let go: a change made meanwhile (by a later call) stays held.
-      for (const d of donations) if (this.held.get(d.resource.id) === d) this.held.delete(d.resource.id);
+      for (const d of donations)
+        if (this.held.get(d.resource.id) === d) {
+          this.held.delete(d.resource.id);
+          this.basis.delete(d.resource.id);
+        }
+      for (const [id, at] of touched) if (this.touched.get(id) === at) this.touched.delete(id);
       for (const [clientRef, attempt] of singles)
         if (this.heldSingles.get(clientRef) === attempt) this.heldSingles.delete(clientRef);
       if (this.heldRefresh === refresh) this.heldRefresh = null;
@@ -822,13 +893,46 @@ class SumChanges {
   }
 }
 
-function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation, sums: SumChanges): void {
-  const before = db.get<SumKey>(
-    `SELECT bulk_id, status, currency, mark, resolution_kind, amount FROM donation
-     WHERE environment = ? AND id = ?`,
-    environment,
-    d.resource.id,
+function sameRow(a: DonationRowLink, b: DonationRowLink | null): boolean {
+  return (
+    b !== null &&
+    a.workspaceId === b.workspaceId &&
+    a.rowKey === b.rowKey &&
+    a.rowNumber === b.rowNumber &&
+    a.method === b.method
   );
+}
+
+/** When donations answered as stored were last seen: one statement per time (a refresh has one). */
+function touchDonations(db: DeskDatabase, environment: string, touched: Array<[string, string]>): void {
+  const byTime = new Map<string, string[]>();
+  for (const [id, at] of touched) {
+    const ids = byTime.get(at) ?? [];
+    ids.push(id);
+    byTime.set(at, ids);
+  }
+  for (const [at, ids] of byTime) {
+    db.run(
+      'UPDATE donation SET last_seen_at = ? WHERE environment = ? AND id IN (SELECT value FROM json_each(?))',
+      at,
+      environment,
+      JSON.stringify(ids),
+    );
+  }
+}
+
+/**
+ * Writes a held donation and its change to the running sums. `basis`: what it counted under when
+ * `record` read it; the update then only applies if the row still counts so (another process may
+ * have written it since), and otherwise the row is read again under the write lock, as for a new one.
+ */
+function writeDonation(
+  db: DeskDatabase,
+  environment: string,
+  d: StoredDonation,
+  sums: SumChanges,
+  basis?: SumKey | null,
+): void {
   const attributes = d.resource.attributes;
   // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
   // its index on every refresh (and keeps the earliest when two processes first saw it together).
@@ -842,6 +946,57 @@ function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation,
       : metadata[SINGLE_KEY] !== undefined
         ? 'single'
         : null;
+  const text = JSON.stringify(d.resource);
+  const history = JSON.stringify(d.history);
+  const rowText = d.row === null ? null : JSON.stringify(d.row);
+  const resolution = d.resolution === null ? null : JSON.stringify(d.resolution);
+  const after: SumKey = {
+    bulk_id: null,
+    status: attributes.state.processingStatus,
+    currency: attributes.funds.currencyCode,
+    mark,
+    resolution_kind: d.resolution?.kind ?? null,
+    amount: attributes.funds.amount,
+  };
+  if (basis) {
+    const { changes } = db.run(
+      `UPDATE donation SET status = ?, status_updated = ?, amount = ?, currency = ?, last_seen_at = ?,
+         replaces = ?, resolution_kind = ?, resource = ?, history = ?, row = ?, resolution = ?, mark = ?
+       WHERE environment = ? AND id = ? AND bulk_id IS ? AND status IS ? AND currency IS ? AND mark IS ?
+         AND resolution_kind IS ? AND amount IS ?`,
+      after.status,
+      attributes.state.statusLastUpdated ?? null,
+      after.amount,
+      after.currency,
+      d.lastSeenAt,
+      d.replaces,
+      after.resolution_kind,
+      text,
+      history,
+      rowText,
+      resolution,
+      mark,
+      environment,
+      d.resource.id,
+      basis.bulk_id,
+      basis.status,
+      basis.currency,
+      basis.mark,
+      basis.resolution_kind,
+      basis.amount,
+    );
+    if (changes === 1) {
+      sums.add(basis, -1);
+      sums.add({ ...after, bulk_id: basis.bulk_id }, 1);
+      return;
+    }
+  }
+  const before = db.get<SumKey>(
+    `SELECT bulk_id, status, currency, mark, resolution_kind, amount FROM donation
+     WHERE environment = ? AND id = ?`,
+    environment,
+    d.resource.id,
+  );
   db.run(
     `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
        last_seen_at, replaces, resolution_kind, resource, history, row, resolution, mark)
@@ -863,25 +1018,15 @@ function writeDonation(db: DeskDatabase, environment: string, d: StoredDonation,
     d.lastSeenAt,
     d.replaces,
     d.resolution?.kind ?? null,
-    JSON.stringify(d.resource),
-    JSON.stringify(d.history),
-    d.row === null ? null : JSON.stringify(d.row),
-    d.resolution === null ? null : JSON.stringify(d.resolution),
+    text,
+    history,
+    rowText,
+    resolution,
     mark,
   );
   if (before) sums.add(before, -1);
-  sums.add(
-    {
-      // The bulk is never rewritten (see above): what was stored stays.
-      bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null),
-      status: attributes.state.processingStatus,
-      currency: attributes.funds.currencyCode,
-      mark,
-      resolution_kind: d.resolution?.kind ?? null,
-      amount: attributes.funds.amount,
-    },
-    1,
-  );
+  // The bulk is never rewritten (see above): what was stored stays.
+  sums.add({ ...after, bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null) }, 1);
 }
 
 function writeSingle(

@@ -27,7 +27,7 @@ import { monthReport } from './monthReport';
 import { partialTotals } from './partialTotals';
 import { CAUSE_CODES, causeOf, causesThatCannotReceive } from './causeStanding';
 import type { CannotReceive } from '../../../shared/contract/searchChannels';
-import { readLedgerView, type LedgerView } from './ledgerView';
+import { readLedgerSummaryView, readLedgerView, type LedgerSummaryView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, uploadControls } from './views';
 
@@ -218,13 +218,19 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     }
   };
 
-  const context = async (): Promise<{ environment: string; store: DonationStore; ledger: LedgerView }> => {
+  // The ledger's summaries (no rows' keys or fingerprints): what every page, total and report needs;
+  // only a read from the service, which ties donations to rows, reads the whole records.
+  const context = async (): Promise<{
+    environment: string;
+    store: DonationStore;
+    ledger: LedgerSummaryView;
+  }> => {
     const environment = (await deps.environments.describe()).id;
-    const [store, ledger] = await Promise.all([storeFor(environment), readLedgerView(ledgerDir)]);
+    const [store, ledger] = await Promise.all([storeFor(environment), readLedgerSummaryView(ledgerDir)]);
     return { environment, store, ledger };
   };
 
-  const ledgerBulkIds = (ledger: LedgerView, environment: string): string[] =>
+  const ledgerBulkIds = (ledger: LedgerSummaryView, environment: string): string[] =>
     ledger.bulks.filter((b) => b.group.environment === environment).map((b) => b.bulkId);
 
   /**
@@ -309,17 +315,22 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (input.cached) return listing(store, filter, 0, inUploads, paging);
     // The uploads' list includes what was sent one by one: those are read too.
     if (input.bulkIds === undefined) await refreshSingles(store);
-    const pages = await fetchInto(store, ledger, everything ? [undefined] : bulkIds, {
-      ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.jobId ? { jobId: input.jobId } : {}),
-      ...(input.pageSize ? { pageSize: input.pageSize } : {}),
-    });
+    const pages = await fetchInto(
+      store,
+      await readLedgerView(ledgerDir),
+      everything ? [undefined] : bulkIds,
+      {
+        ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),
+        ...(input.status ? { status: input.status } : {}),
+        ...(input.jobId ? { jobId: input.jobId } : {}),
+        ...(input.pageSize ? { pageSize: input.pageSize } : {}),
+      },
+    );
     return listing(
       store,
       filter,
       pages,
-      replacementsInUploads(await readLedgerView(ledgerDir), environment),
+      replacementsInUploads(await readLedgerSummaryView(ledgerDir), environment),
       paging,
     );
   };
@@ -327,7 +338,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   /** What a refresh must read: bulks with donations not yet final or never listed, and open single donations. */
   const openTargets = (
     store: DonationStore,
-    ledger: LedgerView,
+    ledger: LedgerSummaryView,
     environment: string,
   ): { bulkIds: string[]; singles: StoredDonation[] } => {
     const states = store.bulkStates();
@@ -346,12 +357,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     const { environment, store, ledger } = await context();
     const { bulkIds } = openTargets(store, ledger, environment);
     await refreshSingles(store);
-    const pages = await fetchInto(store, ledger, bulkIds, {
+    const pages = await fetchInto(store, await readLedgerView(ledgerDir), bulkIds, {
       ...(input.jobId ? { jobId: input.jobId } : {}),
       ...(input.pageSize ? { pageSize: input.pageSize } : {}),
     });
     // The store holds only this environment's donations: all of them are the answer.
-    const after = await readLedgerView(ledgerDir);
+    const after = await readLedgerSummaryView(ledgerDir);
     return listing(store, { bulkIds: null }, pages, replacementsInUploads(after, environment), {
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
     });

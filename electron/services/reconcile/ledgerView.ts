@@ -1,31 +1,54 @@
-import { SENT_STATES, type LedgerGroup, type LedgerIntent } from '../ledger/ledgerSchema';
-import { readLedgerRecords } from '../ledger/ledgerStore';
+import {
+  SENT_STATES,
+  type LedgerGroup,
+  type LedgerGroupSummary,
+  type LedgerIntent,
+} from '../ledger/ledgerSchema';
+import { readLedgerRecords, readLedgerSummaries } from '../ledger/ledgerStore';
 
 /** A bulk the service knows, with the upload and part it carries. */
-export interface LedgerBulk {
+export interface LedgerBulk<G extends LedgerGroupSummary = LedgerGroup> {
   bulkId: string;
-  group: LedgerGroup;
+  group: G;
   intent: LedgerIntent;
 }
 
-export interface LedgerView {
-  groups: LedgerGroup[];
+/**
+ * The ledger as Reconcile reads it: whole uploads (`LedgerView`, for matching donations to rows) or
+ * their summaries without the per-row arrays (`LedgerView<LedgerGroupSummary>`, for pages and totals).
+ */
+export interface LedgerView<G extends LedgerGroupSummary = LedgerGroup> {
+  groups: G[];
   /** Every intent attempt, oldest first. */
   intents: LedgerIntent[];
-  bulks: LedgerBulk[];
-  byBulkId: Map<string, LedgerBulk>;
+  bulks: Array<LedgerBulk<G>>;
+  byBulkId: Map<string, LedgerBulk<G>>;
 }
+
+export type LedgerSummaryView = LedgerView<LedgerGroupSummary>;
 
 /**
  * A read-only picture of the upload ledger, read from the data folder's database. The upload
  * services own the ledger and its lease; reconciliation only needs to know which bulks exist and
- * which rows each carried, so it reads without taking the lease from the upload flow.
+ * which rows each carried, so it reads without taking the lease from the upload flow. Whole records:
+ * for a refresh, which matches each donation to its row.
  */
 export async function readLedgerView(ledgerDir: string): Promise<LedgerView> {
-  const records = await readLedgerRecords(ledgerDir);
+  return viewOf(await readLedgerRecords(ledgerDir));
+}
+
+/** The same picture without the rows' keys and fingerprints: what pages, totals and the report need. */
+export async function readLedgerSummaryView(ledgerDir: string): Promise<LedgerSummaryView> {
+  return viewOf(await readLedgerSummaries(ledgerDir));
+}
+
+function viewOf<G extends LedgerGroupSummary>(records: {
+  groups: G[];
+  intents: LedgerIntent[];
+}): LedgerView<G> {
   const groups = new Map(records.groups.map((g) => [g.id, g]));
   const intents = records.intents;
-  const bulks: LedgerBulk[] = [];
+  const bulks: Array<LedgerBulk<G>> = [];
   const ordered = [...intents].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const intent of ordered) {
     const group = groups.get(intent.groupId);

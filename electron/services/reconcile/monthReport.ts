@@ -1,6 +1,6 @@
 import type { MonthReport, ReportLine } from '../../../shared/contract/reconcileChannels';
 import type { BulkSum, OneByOneSum } from './donationStore';
-import type { LedgerView } from './ledgerView';
+import type { LedgerSummaryView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';
 import { uploadControls } from './views';
 
@@ -64,7 +64,7 @@ export interface ReportSums {
 export function monthReport(
   month: string,
   environment: string,
-  ledger: LedgerView,
+  ledger: LedgerSummaryView,
   sums: ReportSums,
   context: {
     generatedAt: string;

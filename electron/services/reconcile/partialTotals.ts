@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { LedgerView } from './ledgerView';
+import type { LedgerSummaryView } from './ledgerView';
+import { readLedgerGroup } from '../ledger/ledgerStore';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -27,7 +28,7 @@ const KNOWN_MAX = 200;
  */
 export async function partialTotals(
   ledgerDir: string,
-  ledger: LedgerView,
+  ledger: LedgerSummaryView,
   environment: string,
 ): Promise<Map<string, PartialTotals>> {
   const result = new Map<string, PartialTotals>();
@@ -63,7 +64,10 @@ export async function partialTotals(
     }
     const wanted = new Set(keys);
     const totals = new Map<string, Money>();
-    part.rowKeys.forEach((rowKey, index) => {
+    // A summary has no rows' keys: the upload's whole record is read for this rare case.
+    const rowKeys =
+      part.rowKeys ?? readLedgerGroup(ledgerDir, bulk.group.id)?.parts[bulk.intent.part]?.rowKeys ?? [];
+    rowKeys.forEach((rowKey, index) => {
       if (!wanted.has(rowKey)) return;
       const funds = (
         entries[index] as { attributes?: { funds?: { currencyCode?: unknown; amount?: unknown } } }

@@ -1,7 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { closeDatabase } from '../db/deskDatabase';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import { LedgerStore } from '../ledger/ledgerStore';
 import type { StoredDonation } from './donationStore';
-import type { LedgerView } from './ledgerView';
+import { readLedgerSummaryView, readLedgerView, type LedgerView } from './ledgerView';
 import { checkReplacementRows, correctionSheet, replacementsInUploads } from './replacements';
 
 const group = (over: Partial<LedgerGroup> = {}): LedgerGroup => ({
@@ -58,6 +63,37 @@ const view = (groups: LedgerGroup[], intents: LedgerIntent[]): LedgerView => ({
 });
 
 describe('replacementsInUploads', () => {
+  it("finds the same rows in the ledger summaries (no rows' keys) as in the whole records", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dd-replacements-'));
+    try {
+      const ledger = await LedgerStore.open(join(dir, 'uploads'));
+      const first = group().parts[0] as LedgerGroup['parts'][number];
+      // Row 0 in part 0 (processed), row 5 in part 1 (ERROR, no donation for it: not held any more).
+      await ledger.putGroup(
+        group({
+          parts: [
+            first,
+            { ...first, index: 1, rowKeys: [5, 6], rowNumbers: [7, 8], fingerprints: ['c', 'd'] },
+          ],
+          replaces: [
+            { rowKey: 0, donationId: 'd0' },
+            { rowKey: 5, donationId: 'd5' },
+          ],
+        }),
+      );
+      await ledger.putIntent(intent('PROCESSED'));
+      await ledger.putIntent(intent('ERROR', { part: 1, donationRowKeys: [6] }));
+      await ledger.close();
+      const full = replacementsInUploads(await readLedgerView(join(dir, 'uploads')), 'offline');
+      const light = replacementsInUploads(await readLedgerSummaryView(join(dir, 'uploads')), 'offline');
+      expect([...full.keys()]).toEqual(['d0']);
+      expect(light).toEqual(full);
+    } finally {
+      closeDatabase(dir);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['no intent yet', [], ['d0', 'd1']],
     ['processing', [intent('PROCESSING')], ['d0', 'd1']],

@@ -7,7 +7,7 @@ import { DEFAULT_REFERENCE_KEY, REPLACES_KEY, SINGLE_KEY, type MappingTarget } f
 import type { WorkspaceMapping } from '../../../shared/workspace';
 import { DeskFailure } from '../../../shared/result';
 import type { StoredDonation } from './donationStore';
-import type { LedgerView } from './ledgerView';
+import type { LedgerSummaryView } from './ledgerView';
 
 export type InUpload = NonNullable<DonationView['inUpload']>;
 
@@ -22,12 +22,12 @@ const MOVING: ReadonlySet<string> = new Set(
  * or its part's last bulk ended in ERROR without a donation for it and no corrected upload took it
  * on (the correcting upload lists the row itself), or the part was abandoned for good.
  */
-export function replacementsInUploads(ledger: LedgerView, environment: string): Map<string, InUpload> {
+export function replacementsInUploads(ledger: LedgerSummaryView, environment: string): Map<string, InUpload> {
   const found = new Map<string, InUpload>();
   for (const group of ledger.groups) {
     if (group.environment !== environment || group.stopped || group.replaces.length === 0) continue;
     for (const { rowKey, donationId } of group.replaces) {
-      const part = group.parts.find((p) => p.rowKeys.includes(rowKey));
+      const part = group.parts.find((p) => (p.rowKeys ?? p.replacedRowKeys ?? []).includes(rowKey));
       if (!part) continue;
       const attempts = ledger.intents.filter((i) => i.groupId === group.id && i.part === part.index);
       const last = attempts.at(-1);

@@ -2,7 +2,7 @@ import { type DonationView, type UploadControl } from '../../../shared/contract/
 import { formatMinor } from '../../../shared/amounts';
 import { count as countOf, plural } from '../../../shared/i18n';
 import type { BulkSum, StoredDonation } from './donationStore';
-import type { LedgerView } from './ledgerView';
+import type { LedgerSummaryView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';
 
 /** A stored donation as the screens and the CLI see it: flat, every optional part spelled out. */
@@ -70,7 +70,7 @@ export interface ControlContext {
  * donations has been read since it finished is "not read yet", not a difference.
  */
 export function uploadControls(
-  ledger: LedgerView,
+  ledger: LedgerSummaryView,
   environment: string,
   sums: readonly BulkSum[],
   context: ControlContext = {},
