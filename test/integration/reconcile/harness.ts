@@ -93,7 +93,8 @@ export async function openDesk(
 }
 
 export const HEADERS = ['Charity ID', 'Amount', 'Currency', 'Employee'];
-const MAPPING = {
+/** The mapping of HEADERS, with the reference pair on. */
+export const MAPPING = {
   template: {
     columns: {
       'Charity ID': 'recipientId',

@@ -9,6 +9,7 @@ import {
   type Desk,
   type GiftRow,
   type Sandbox,
+  MAPPING,
 } from './harness';
 
 let s: Sandbox;
@@ -23,20 +24,6 @@ afterEach(async () => {
   await desk.runtime.close();
   await s.close();
 });
-
-const MAPPING = {
-  template: {
-    columns: {
-      'Charity ID': 'recipientId',
-      Amount: 'amount',
-      Currency: 'currencyCode',
-      Employee: 'metadata.employee',
-    },
-    amountUnit: 'major',
-  },
-  numberStyle: 'dot-decimal',
-  reference: { enabled: true, key: 'ddRef' },
-};
 
 async function workspaceOf(gifts: GiftRow[]): Promise<string> {
   const meta = await desk.runtime.workspaces.create({
