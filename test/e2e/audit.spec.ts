@@ -44,8 +44,14 @@ test('the Audit view lists an import and an edit made in Prepare, filters them, 
   await expect(grid(page).getByRole('gridcell', { name: '12,50', exact: true })).toBeVisible();
   await retype(page, '12,50', '15,00');
   await expect(grid(page).getByRole('gridcell', { name: '15,00', exact: true })).toBeVisible();
-  // The edit reaches main after the frame that shows it: wait until it is saved (and so audited).
-  await expect(page.getByText('All changes saved')).toBeVisible();
+  // The edit reaches main after the frame that shows it (and "All changes saved" may still be on
+  // screen from the import): wait until the trail holds it, so the next entry is surely newer.
+  await expect
+    .poll(async () => {
+      const page1 = await call<{ entries: Array<{ action: string }> }>(page, 'audit.list', { filter: {} });
+      return page1.entries.map((e) => e.action);
+    })
+    .toContain('edit');
 
   // Another workspace, so the filter has something to leave out.
   await call(page, 'workspace.create', {
