@@ -1,0 +1,149 @@
+/*
+ * Team mode: what the shared PostgreSQL database offers the rest of the app. One implementation
+ * (teamDatabase.ts, over `pg`); the database itself enforces who may do what (roles, grants,
+ * triggers), so every method may fail with a refusal that comes from the server, never from here.
+ *
+ * Alone (no DONATION_DESK_DATABASE_URL and no team database in Settings) there is no TeamDatabase
+ * at all and everything works as before on the data folder's SQLite database.
+ */
+import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
+import type { NewAuditEntry } from '../audit/auditStore';
+
+export type TeamRole = 'desk_preparer' | 'desk_approver' | 'desk_admin';
+
+/** Who the server says is connected: `current_user` and the desk roles it holds. */
+export interface TeamWho {
+  login: string;
+  roles: TeamRole[];
+  /** host:port/database, never the password. */
+  server: string;
+}
+
+/**
+ * The team's rule, kept in the database (one row, changed by desk_admin only):
+ * - approval 'always': every upload waits for an approver;
+ * - 'above': only uploads whose total in some currency exceeds its threshold (minor units);
+ * - 'never': uploads go out at once (the shared duplicate guard and audit still apply).
+ */
+export interface TeamRule {
+  approval: 'always' | 'above' | 'never';
+  /** Currency code → threshold in minor units, for 'above'. */
+  thresholds: Record<string, number>;
+}
+
+export type TeamUploadState = 'waiting' | 'approved' | 'rejected' | 'void' | 'sent';
+
+export interface CurrencyTotal {
+  currencyCode: string;
+  /** Minor units. */
+  amount: number;
+  count: number;
+}
+
+/** What an approver is shown, worked out by the preparer's app when the upload is submitted. */
+export interface ReviewFacts {
+  /** YYYY-MM of the upload (for "the same month last time"). */
+  month: string;
+  largestRecipients: Array<{ recipientId: string; currencyCode: string; amount: number; count: number }>;
+  /** Rows the shared guard knew as already out and the preparer confirmed to send again. */
+  alreadyOut: number;
+  warnings: string[];
+}
+
+export interface NewTeamUpload {
+  /** The local ledger group id (a UUID), the same on every computer. */
+  id: string;
+  workspaceName: string;
+  environment: string;
+  /** Environment id plus address (see environmentKey in the shared guard); rows are unique per key. */
+  environmentKey: string;
+  computer: string;
+  /** SHA-256 (hex) of the exact bulk file: one part, its gzip file; several, of their hashes joined by '\n'. */
+  fileSha256: string;
+  rows: number;
+  totals: CurrencyTotal[];
+  review: ReviewFacts;
+}
+
+export interface TeamUpload extends NewTeamUpload {
+  /** The login that submitted it (set by the database from current_user). */
+  preparer: string;
+  state: TeamUploadState;
+  createdAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+  sentBy: string | null;
+  sentAt: string | null;
+}
+
+/** A row already out (or waiting to go out) from another upload, as the shared guard knows it. */
+export interface SentElsewhere {
+  fingerprint: string;
+  uploadId: string;
+  sentBy: string;
+  computer: string;
+  at: string;
+}
+
+export interface TeamAudit {
+  /** Copies local entries to the team trail; idempotent per (origin, originSeq). Person = current_user. */
+  push(origin: string, entries: Array<NewAuditEntry & { originSeq: number }>): Promise<number>;
+  list(
+    filter: AuditFilter,
+    before?: number,
+    limit?: number,
+  ): Promise<{ entries: AuditEntry[]; total: number; nextBefore: number | null; people: string[] }>;
+  all(filter: AuditFilter): Promise<AuditEntry[]>;
+}
+
+export interface TeamDatabase {
+  readonly server: string;
+  who(): Promise<TeamWho>;
+  rule(): Promise<TeamRule>;
+  setRule(rule: TeamRule): Promise<void>;
+  /** Whether an upload with these totals needs approval under the rule now in force. */
+  needsApproval(totals: readonly CurrencyTotal[]): Promise<boolean>;
+  /**
+   * Claims the rows for `uploadId` in the shared guard, in one transaction: refused (returned, nothing
+   * claimed) when any fingerprint not in `confirmed` is already claimed by another live upload.
+   */
+  claimRows(
+    uploadId: string,
+    environmentKey: string,
+    fingerprints: readonly string[],
+    confirmed?: ReadonlySet<string> | 'all',
+  ): Promise<SentElsewhere[]>;
+  /** Rows already claimed by live uploads other than `exceptUpload`, by fingerprint. */
+  sentElsewhere(
+    environmentKey: string,
+    fingerprints: readonly string[],
+    exceptUpload?: string,
+  ): Promise<Map<string, SentElsewhere>>;
+  /**
+   * Records an upload before anything is sent (its rows claimed first, same upload id). The database
+   * applies the team's rule itself: the upload starts 'waiting' when the rule asks for approval, else
+   * 'approved' (decidedBy null), so a client cannot skip approval by saying none is needed.
+   */
+  submit(upload: NewTeamUpload): Promise<TeamUpload>;
+  /** Approve or reject; the database refuses the preparer, a non-approver, a stale SHA-256, a decided upload. */
+  decide(
+    uploadId: string,
+    decision: 'approve' | 'reject',
+    fileSha256: string,
+    reason: string | null,
+  ): Promise<TeamUpload>;
+  /** An edit after submission: the approval (given or not) no longer holds; its rows are released. */
+  voidUpload(uploadId: string, reason: string): Promise<TeamUpload | null>;
+  /** Before sending: refused unless approved for exactly this file (or no approval was needed). */
+  markSent(uploadId: string, fileSha256: string): Promise<TeamUpload>;
+  upload(uploadId: string): Promise<TeamUpload | null>;
+  uploads(filter?: { state?: TeamUploadState }): Promise<TeamUpload[]>;
+  /** Totals sent in `environment` during `month` (YYYY-MM), for "the change from last time". */
+  monthTotals(environment: string, month: string): Promise<CurrencyTotal[]>;
+  /** A lease so one upload is followed by one computer at a time: true if `holder` has it now. */
+  lease(key: string, holder: string, ttlMs: number): Promise<boolean>;
+  releaseLease(key: string, holder: string): Promise<void>;
+  readonly audit: TeamAudit;
+  close(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/*
+ * Team mode channels: the shared PostgreSQL database, who the server says is connected, and the
+ * maker-checker approvals. Alone, team.status says so and approvals.list is empty.
+ */
+
+const currencyTotalSchema = z.object({
+  currencyCode: z.string(),
+  /** Minor units. */
+  amount: z.number().int(),
+  count: z.number().int().nonnegative(),
+});
+
+export const teamStatusSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('alone') }),
+  z.object({
+    mode: z.literal('team'),
+    /** host:port/database; never the password. */
+    server: z.string(),
+    /** Where the address came from: the DONATION_DESK_DATABASE_URL variable wins over Settings. */
+    source: z.enum(['environment', 'settings']),
+    reachable: z.boolean(),
+    /** current_user, when reachable. */
+    login: z.string().nullable(),
+    roles: z.array(z.enum(['desk_preparer', 'desk_approver', 'desk_admin'])),
+    /** What went wrong, in plain words, when not reachable. */
+    problem: z.string().nullable(),
+    rule: z
+      .object({
+        approval: z.enum(['always', 'above', 'never']),
+        thresholds: z.record(z.string(), z.number().int().nonnegative()),
+      })
+      .nullable(),
+  }),
+]);
+export type TeamStatus = z.infer<typeof teamStatusSchema>;
+
+export const approvalStateSchema = z.enum(['waiting', 'approved', 'rejected', 'void', 'sent']);
+
+export const approvalSummarySchema = z.object({
+  uploadId: z.string(),
+  workspaceName: z.string(),
+  environment: z.string(),
+  preparer: z.string(),
+  computer: z.string(),
+  createdAt: z.string(),
+  state: approvalStateSchema,
+  rows: z.number().int().nonnegative(),
+  totals: z.array(currencyTotalSchema),
+  fileSha256: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type ApprovalSummary = z.infer<typeof approvalSummarySchema>;
+
+export const approvalReviewSchema = approvalSummarySchema.extend({
+  largestRecipients: z.array(
+    z.object({
+      recipientId: z.string(),
+      currencyCode: z.string(),
+      amount: z.number().int(),
+      count: z.number().int().nonnegative(),
+    }),
+  ),
+  /** What the team sent in the same environment the month before this upload's month. */
+  previousMonth: z.object({ month: z.string(), totals: z.array(currencyTotalSchema) }),
+  /** Rows the shared guard knew as already out, confirmed by the preparer to go again. */
+  alreadyOut: z.number().int().nonnegative(),
+  warnings: z.array(z.string()),
+  /** Whether the person connected may decide, and if not, why (the database decides in the end). */
+  canDecide: z.boolean(),
+  whyNot: z.string().nullable(),
+});
+export type ApprovalReview = z.infer<typeof approvalReviewSchema>;
+
+export const teamChannels = {
+  /** Alone or as a team; for a team, the server, who is connected and their roles. */
+  'team.status': { request: z.object({}).strict(), response: teamStatusSchema },
+  /** Tries an address (or the one in force when none is given) without saving or switching anything. */
+  'team.test': {
+    request: z.object({ url: z.string().trim().min(1).max(2000).optional() }).strict(),
+    response: z.object({
+      ok: z.boolean(),
+      server: z.string(),
+      login: z.string().nullable(),
+      roles: z.array(z.string()),
+      message: z.string(),
+    }),
+  },
+  /** Uploads the team has submitted, newest first; `waiting` only by default. */
+  'approvals.list': {
+    request: z.object({ state: z.enum(['waiting', 'all']).optional() }).strict(),
+    response: z.object({ approvals: z.array(approvalSummarySchema) }),
+  },
+  'approvals.review': {
+    request: z.object({ uploadId: z.string().min(1).max(200) }).strict(),
+    response: approvalReviewSchema,
+  },
+  /** Approve or reject exactly the file reviewed (its SHA-256); a reason is required to reject. */
+  'approvals.decide': {
+    request: z
+      .object({
+        uploadId: z.string().min(1).max(200),
+        decision: z.enum(['approve', 'reject']),
+        fileSha256: z.string().regex(/^[0-9a-f]{64}$/),
+        reason: z.string().trim().max(2000).optional(),
+      })
+      .strict(),
+    response: approvalSummarySchema,
+  },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
