@@ -8,6 +8,7 @@ import { locationChannels } from './locationChannels';
 import { sandboxChannels } from './sandboxChannels';
 import { auditChannels } from './auditChannels';
 import { dataChannels } from './dataChannels';
+import { teamChannels, teamDatabaseSettingsSchema, teamDatabaseUpdateSchema } from './teamChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
   workspaceCountsSchema,
@@ -73,6 +74,8 @@ export const publicSettingsSchema = z.object({
   secretStorage: z.enum(['encrypted', 'session-only']),
   secretStorageNote: z.string(),
   firstRunDone: z.boolean(),
+  /** Settings → Team database: the shared PostgreSQL server, without its password. */
+  teamDatabase: teamDatabaseSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
@@ -96,6 +99,8 @@ export const settingsUpdateSchema = z
       .strict()
       .optional(),
     firstRunDone: z.boolean().optional(),
+    /** A team database to work with (its password kept like a client secret), or null to work alone. */
+    teamDatabase: teamDatabaseUpdateSchema.optional(),
   })
   .strict();
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
@@ -258,6 +263,7 @@ export const channels = {
   ...sandboxChannels,
   ...auditChannels,
   ...dataChannels,
+  ...teamChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -21,6 +21,8 @@ export const events = {
   }),
   /** Settings changed (in another window, or by the CLI). */
   'settings.changed': z.object({ environment: z.string() }),
+  /** Team mode: how many uploads wait for approval now (the side bar's badge). */
+  'approvals.changed': z.object({ waiting: z.number().int().nonnegative() }),
   ...uploadEvents,
 } as const;
 

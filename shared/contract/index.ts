@@ -7,3 +7,4 @@ export type { DeskApi } from './api';
 export * from './workspace';
 export * from './packedRows';
 export * from './auditChannels';
+export * from './teamChannels';

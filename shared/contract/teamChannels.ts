@@ -12,6 +12,46 @@ const currencyTotalSchema = z.object({
   count: z.number().int().nonnegative(),
 });
 
+/**
+ * A PostgreSQL address as a person types it: postgres://login@host:5432/database. A password typed
+ * into it is taken out by main and kept like a client secret; it is never sent back.
+ */
+export const teamAddressSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .regex(
+    /^postgres(ql)?:\/\//i,
+    'Enter an address starting with postgres://, such as postgres://alice@db.example.com:5432/desk',
+  );
+
+/** What the renderer may see of the team database setting: never the password. */
+export const teamDatabaseSettingsSchema = z.object({
+  /** The address saved in Settings, without its password; empty when none is saved. */
+  address: z.string(),
+  /** host:port/database of the address in force (environment or Settings); null when working alone. */
+  server: z.string().nullable(),
+  /** Whether a password is kept for the saved address. */
+  passwordStored: z.boolean(),
+  /** Where the address in force comes from: DONATION_DESK_DATABASE_URL wins over Settings. */
+  source: z.enum(['none', 'settings', 'environment']),
+  /** How the password is kept on this computer, in plain words. */
+  passwordNote: z.string(),
+});
+export type TeamDatabaseSettings = z.infer<typeof teamDatabaseSettingsSchema>;
+
+/** Settings → Team database: an address (a password typed in it or beside it), or null to work alone. */
+export const teamDatabaseUpdateSchema = z
+  .object({
+    address: teamAddressSchema,
+    /** A new password; left out keeps the stored one (for the same address), empty forgets it. */
+    password: z.string().max(500).optional(),
+  })
+  .strict()
+  .nullable();
+export type TeamDatabaseUpdate = z.infer<typeof teamDatabaseUpdateSchema>;
+
 export const teamStatusSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('alone') }),
   z.object({
@@ -78,9 +118,17 @@ export type ApprovalReview = z.infer<typeof approvalReviewSchema>;
 export const teamChannels = {
   /** Alone or as a team; for a team, the server, who is connected and their roles. */
   'team.status': { request: z.object({}).strict(), response: teamStatusSchema },
-  /** Tries an address (or the one in force when none is given) without saving or switching anything. */
+  /**
+   * Tries an address (or the one in force when none is given) without saving or switching anything.
+   * A password left out means the one stored for the team database, as Settings' client secret does.
+   */
   'team.test': {
-    request: z.object({ url: z.string().trim().min(1).max(2000).optional() }).strict(),
+    request: z
+      .object({
+        address: teamAddressSchema.optional(),
+        password: z.string().max(500).optional(),
+      })
+      .strict(),
     response: z.object({
       ok: z.boolean(),
       server: z.string(),

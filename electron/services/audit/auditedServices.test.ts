@@ -15,6 +15,7 @@ const settings = (over: Partial<PublicSettings> = {}): PublicSettings => ({
   secretStorage: 'session-only',
   secretStorageNote: '',
   firstRunDone: true,
+  teamDatabase: { address: '', server: null, passwordStored: false, source: 'none', passwordNote: '' },
   ...over,
 });
 
@@ -46,5 +47,30 @@ describe('settingsChanges', () => {
       { setting: 'production.clientSecret', change: 'removed' },
     ]);
     expect(settingsChanges(after, after, {})).toEqual([]);
+  });
+
+  it('lists the team database address from → to, and its password only as replaced or removed', () => {
+    const alone = settings();
+    const team = settings({
+      teamDatabase: {
+        address: 'postgres://bob@db.example.com:5432/desk',
+        server: 'db.example.com:5432/desk',
+        passwordStored: true,
+        source: 'settings',
+        passwordNote: '',
+      },
+    });
+    const changes = settingsChanges(alone, team, {
+      teamDatabase: { address: 'postgres://bob:hunter2@db.example.com:5432/desk' },
+    });
+    expect(changes).toEqual([
+      { setting: 'teamDatabase.address', from: '', to: 'postgres://bob@db.example.com:5432/desk' },
+      { setting: 'teamDatabase.password', change: 'replaced' },
+    ]);
+    expect(JSON.stringify(changes)).not.toContain('hunter2');
+    expect(settingsChanges(team, alone, { teamDatabase: null })).toEqual([
+      { setting: 'teamDatabase.address', from: 'postgres://bob@db.example.com:5432/desk', to: '' },
+      { setting: 'teamDatabase.password', change: 'removed' },
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import type { CallContext } from '../../../shared/contract/dispatch';
 import type { AuditAction } from '../../../shared/contract/auditChannels';
 import { ledgerGroupSchema, type LedgerGroup } from '../ledger/ledgerSchema';
 import type { AuditSubject, AuditTrail } from './auditTrail';
+import { splitTeamAddress } from '../team/teamAddress';
 
 export interface AuditedServicesOptions {
   trail: AuditTrail;
@@ -195,7 +196,7 @@ export interface SettingChange {
   setting: string;
   from?: string | boolean;
   to?: string | boolean;
-  /** For a client secret: only that it was replaced or removed, never the secret. */
+  /** For a client secret or the team database's password: only that it was replaced or removed, never it. */
   change?: 'replaced' | 'removed';
 }
 
@@ -226,10 +227,33 @@ export function settingsChanges(
       });
     }
   }
+  const team = { before: before.teamDatabase, after: after.teamDatabase };
+  if (team.before.address !== team.after.address) {
+    changes.push({ setting: 'teamDatabase.address', from: team.before.address, to: team.after.address });
+  }
+  const password = teamPasswordChange(
+    team.before.passwordStored,
+    team.after.passwordStored,
+    update.teamDatabase,
+  );
+  if (password) changes.push({ setting: 'teamDatabase.password', change: password });
   if (before.firstRunDone !== after.firstRunDone) {
     changes.push({ setting: 'firstRunDone', from: before.firstRunDone, to: after.firstRunDone });
   }
   return changes;
+}
+
+/** Whether a save replaced or removed the team database's password (never the password itself). */
+function teamPasswordChange(
+  wasStored: boolean,
+  isStored: boolean,
+  update: ChannelInput<'settings.save'>['teamDatabase'],
+): SettingChange['change'] | null {
+  if (update === undefined) return null;
+  const typed = update && (update.password || splitTeamAddress(update.address).password);
+  if (typed && isStored) return 'replaced';
+  if (wasStored && !isStored) return 'removed';
+  return null;
 }
 
 /** The ledger's record of an upload, read from the same database. */

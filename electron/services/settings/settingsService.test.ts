@@ -110,3 +110,68 @@ describe('SettingsService run overrides', () => {
     expect(reopened.remoteConfig('custom').baseUrl).toBe('');
   });
 });
+
+describe('SettingsService: the team database', () => {
+  const address = 'postgres://bob@db.example.com:5432/desk';
+
+  it('keeps the address in plain and the password sealed, never in the public settings', async () => {
+    const dir = await tempDir();
+    const box = fakeBox('keychain', true);
+    const s = new SettingsService(openSettingsFile(dir), box);
+    const pub = s.update({ teamDatabase: { address: 'postgres://bob:hunter2@db.example.com:5432/desk' } });
+    expect(pub.teamDatabase).toMatchObject({
+      address,
+      server: 'db.example.com:5432/desk',
+      passwordStored: true,
+      source: 'settings',
+    });
+    expect(JSON.stringify(pub)).not.toContain('hunter2');
+    expect(await readFile(join(dir, 'settings.json'), 'utf8')).not.toContain('hunter2');
+    const reopened = new SettingsService(openSettingsFile(dir), box);
+    expect(reopened.teamDatabaseUrl()).toBe('postgres://bob:hunter2@db.example.com:5432/desk');
+  });
+
+  it('keeps the stored password when the same login is saved again without one, forgets it on another', async () => {
+    const s = new SettingsService(openSettingsFile(await tempDir()), fakeBox('keychain', true));
+    s.update({ teamDatabase: { address, password: 'p@ss:word' } });
+    expect(s.teamDatabaseUrl()).toBe('postgres://bob:p%40ss%3Aword@db.example.com:5432/desk');
+    s.update({ teamDatabase: { address } });
+    expect(s.publicSettings().teamDatabase.passwordStored).toBe(true);
+    expect(s.teamDatabaseUrlToTest(address)).toBe('postgres://bob:p%40ss%3Aword@db.example.com:5432/desk');
+    // Another login is not given bob's password, neither to test nor to keep.
+    expect(s.teamDatabaseUrlToTest('postgres://alice@db.example.com:5432/desk')).toBe(
+      'postgres://alice@db.example.com:5432/desk',
+    );
+    s.update({ teamDatabase: { address: 'postgres://alice@db.example.com:5432/desk' } });
+    expect(s.publicSettings().teamDatabase.passwordStored).toBe(false);
+  });
+
+  it('keeps the password for this session only without a strong key store', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), null);
+    s.update({ teamDatabase: { address, password: 'session-only-pw' } });
+    expect(s.teamDatabaseUrl()).toContain('session-only-pw');
+    expect(await readFile(join(dir, 'settings.json'), 'utf8')).not.toContain('session-only-pw');
+    expect(new SettingsService(openSettingsFile(dir), null).teamDatabaseUrl()).toBe(address);
+  });
+
+  it('goes back to working alone on Disconnect, and says when DONATION_DESK_DATABASE_URL wins', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), fakeBox('keychain', true));
+    s.update({ teamDatabase: { address, password: 'x' } });
+    const alone = s.update({ teamDatabase: null });
+    expect(alone.teamDatabase).toMatchObject({
+      address: '',
+      server: null,
+      passwordStored: false,
+      source: 'none',
+    });
+    expect(s.teamDatabaseUrl()).toBeNull();
+    const withVariable = new SettingsService(openSettingsFile(dir), null, {
+      DONATION_DESK_DATABASE_URL: 'postgres://carol:secret@10.0.0.5:6543/books',
+    });
+    const pub = withVariable.publicSettings().teamDatabase;
+    expect(pub).toMatchObject({ source: 'environment', server: '10.0.0.5:6543/books' });
+    expect(JSON.stringify(pub)).not.toContain('secret');
+  });
+});

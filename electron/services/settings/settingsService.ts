@@ -7,8 +7,10 @@ import {
   type SettingsUpdate,
   environmentIdSchema,
 } from '../../../shared/contract';
+import type { TeamDatabaseSettings, TeamDatabaseUpdate } from '../../../shared/contract/teamChannels';
 import type { SecretBox } from '../platform';
 import type { KeyValueStore } from './keyValueStore';
+import { joinTeamAddress, sameTeamLogin, splitTeamAddress, teamServerOf } from '../team/teamAddress';
 
 const storedAddresses = z.object({
   baseUrl: z.string().default(''),
@@ -22,6 +24,16 @@ const storedRemote = z.object({
   sealedSecret: z.string().optional(),
 });
 type StoredRemote = z.infer<typeof storedRemote>;
+
+/** Settings → Team database: the address in plain, its password sealed like a client secret. */
+const storedTeamDatabase = z.object({
+  address: z.string().default(''),
+  sealedPassword: z.string().optional(),
+});
+type StoredTeamDatabase = z.infer<typeof storedTeamDatabase>;
+
+/** The variable that names the team database for a run; it wins over Settings. */
+export const TEAM_DATABASE_VARIABLE = 'DONATION_DESK_DATABASE_URL';
 
 export interface RemoteConfig {
   id: RemoteEnvironmentId;
@@ -53,6 +65,8 @@ const presetVariables: Record<RemoteEnvironmentId, { base: string; token: string
  */
 export class SettingsService {
   private readonly sessionSecrets = new Map<RemoteEnvironmentId, string>();
+  /** The team database's password where the OS key store is not strong: this session only. */
+  private sessionTeamPassword: string | null = null;
   /** Command-line choices for this run only: never written to the settings file. */
   private runOverrides: { environment?: EnvironmentId; baseUrl?: string; tokenUrl?: string } = {};
 
@@ -120,6 +134,89 @@ export class SettingsService {
     };
   }
 
+  private teamDatabase(): StoredTeamDatabase {
+    const parsed = storedTeamDatabase.safeParse(this.store.get('teamDatabase') ?? {});
+    return parsed.success ? parsed.data : storedTeamDatabase.parse({});
+  }
+
+  private teamPassword(stored: StoredTeamDatabase): string | null {
+    if (this.sessionTeamPassword) return this.sessionTeamPassword;
+    if (stored.sealedPassword && this.secretBox?.isStrong()) {
+      try {
+        return this.secretBox.decrypt(stored.sealedPassword);
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The team database address saved in Settings, password included: for main-side use only (the
+   * connection). DONATION_DESK_DATABASE_URL, which wins over it, is read by the connection itself.
+   */
+  teamDatabaseUrl(): string | null {
+    const stored = this.teamDatabase();
+    if (!stored.address) return null;
+    return joinTeamAddress(stored.address, this.teamPassword(stored));
+  }
+
+  /**
+   * The address to try for Settings' Test: what is typed, with the stored password when none is typed
+   * and the login, server and database are the saved ones.
+   */
+  teamDatabaseUrlToTest(address: string, password?: string): string {
+    const typed = splitTeamAddress(address);
+    if (password !== undefined && password !== '') return joinTeamAddress(typed.address, password);
+    if (typed.password) return joinTeamAddress(typed.address, typed.password);
+    const stored = this.teamDatabase();
+    const storedPassword =
+      stored.address && sameTeamLogin(stored.address, typed.address) ? this.teamPassword(stored) : null;
+    return joinTeamAddress(typed.address, storedPassword);
+  }
+
+  publicTeamDatabase(): TeamDatabaseSettings {
+    const stored = this.teamDatabase();
+    const fromEnvironment = this.env[TEAM_DATABASE_VARIABLE]?.trim();
+    const source = fromEnvironment ? 'environment' : stored.address ? 'settings' : 'none';
+    const inForce = fromEnvironment || stored.address;
+    return {
+      address: stored.address,
+      server: inForce ? teamServerOf(inForce) : null,
+      passwordStored: this.teamPassword(stored) !== null,
+      source,
+      passwordNote: this.secretsPersist
+        ? 'The password is encrypted with your operating system’s key store.'
+        : 'On this computer the password is kept for this session only and never written to disk (or give the whole address in DONATION_DESK_DATABASE_URL).',
+    };
+  }
+
+  private updateTeamDatabase(update: TeamDatabaseUpdate): void {
+    if (update === null) {
+      this.sessionTeamPassword = null;
+      this.store.delete('teamDatabase');
+      return;
+    }
+    const stored = this.teamDatabase();
+    const typed = splitTeamAddress(update.address);
+    // A password typed beside the address wins over one typed inside it; none keeps the stored one
+    // as long as it is for the same login on the same server.
+    const newPassword = update.password !== undefined ? update.password : typed.password;
+    const keep =
+      newPassword === null && stored.address !== '' && sameTeamLogin(stored.address, typed.address);
+    const next: StoredTeamDatabase = { address: typed.address };
+    if (keep) {
+      if (stored.sealedPassword) next.sealedPassword = stored.sealedPassword;
+    } else {
+      this.sessionTeamPassword = null;
+      if (newPassword) {
+        if (this.secretBox?.isStrong()) next.sealedPassword = this.secretBox.encrypt(newPassword);
+        else this.sessionTeamPassword = newPassword;
+      }
+    }
+    this.store.set('teamDatabase', next);
+  }
+
   publicSettings(): PublicSettings {
     const remotes = Object.fromEntries(
       remoteEnvironmentIds.map((id) => {
@@ -153,6 +250,7 @@ export class SettingsService {
           ? `This computer offers only unprotected storage (${backend ?? 'unknown'}), so client secrets are kept for this session only and never written to disk.`
           : 'In this mode client secrets are kept for this session only (or read from DONATION_DESK_CLIENT_SECRET) and never written to disk.',
       firstRunDone: this.store.get('firstRunDone') === true,
+      teamDatabase: this.publicTeamDatabase(),
     };
   }
 
@@ -162,6 +260,7 @@ export class SettingsService {
       delete this.runOverrides.environment;
     }
     if (update.firstRunDone !== undefined) this.store.set('firstRunDone', update.firstRunDone);
+    if (update.teamDatabase !== undefined) this.updateTeamDatabase(update.teamDatabase);
     if (update.remote) {
       const { id } = update.remote;
       const stored = this.remote(id);
