@@ -21,6 +21,7 @@ import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
+import { createTeamServices, type TeamConnectionLike } from './team/teamServices';
 
 export interface DeskRuntime {
   services: Services;
@@ -30,6 +31,8 @@ export interface DeskRuntime {
   workspaces: WorkspaceStore;
   /** Who did what: every import, edit, upload, correction, dismissal and settings change. */
   audit: AuditTrail;
+  /** Team mode: the shared PostgreSQL database, or none (alone). */
+  team: TeamConnectionLike;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -123,6 +126,20 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
+  const team: TeamConnectionLike = {
+    current: () => null,
+    status: async () => ({ mode: 'alone' }),
+    test: async () => ({ ok: false, server: '', login: null, roles: [], message: 'Not available yet.' }),
+  };
+  // The approvers' notification and the side bar's count: every 30 seconds in the app.
+  const teamServices = createTeamServices({
+    connection: team,
+    settings,
+    events,
+    platform,
+    pollMs: Number(env.DONATION_DESK_APPROVALS_POLL_MS) || 30_000,
+  });
+
   // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
   const uploadsIfReadable = () => upload.uploadsSoFar().catch(() => null);
 
@@ -138,7 +155,10 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     'settings.save': (update) => {
       const before = settings.environment();
       const saved = settings.update(update);
-      if (saved.environment !== before) events.emit('settings.changed', { environment: saved.environment });
+      // A new team database (or none) changes what the header, side bar and Approvals show too.
+      if (saved.environment !== before || update.teamDatabase !== undefined) {
+        events.emit('settings.changed', { environment: saved.environment });
+      }
       return saved;
     },
     'settings.testConnection': async ({ environment, remote }) => {
@@ -218,6 +238,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     ...reconcile.handlers,
     ...audit.handlers,
     ...createDataServices(platform).handlers,
+    ...teamServices.handlers,
   };
   const services = auditedServices(handlers, {
     trail: audit.trail,
@@ -233,7 +254,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     environments,
     workspaces,
     audit: audit.trail,
+    team,
     close: async () => {
+      teamServices.close();
       await upload.close();
       await reconcile.close();
       await environments.close();

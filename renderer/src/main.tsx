@@ -6,6 +6,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { theme } from './app/theme';
 import { App } from './app/App';
 import { DeskProvider } from './app/DeskContext';
+import { TeamProvider } from './app/TeamContext';
 
 // The CSP forbids eval, so zod must not try to compile validators with new Function.
 config({ jitless: true });
@@ -17,7 +18,9 @@ if (root) {
       <ThemeProvider theme={theme}>
         <CssBaseline />
         <DeskProvider>
-          <App />
+          <TeamProvider>
+            <App />
+          </TeamProvider>
         </DeskProvider>
       </ThemeProvider>
     </StrictMode>,

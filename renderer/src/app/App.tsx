@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -10,8 +11,10 @@ import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
-import { areas, useRoute, type AreaId } from './routes';
+import { TeamBadge, UNREACHABLE_WORDS } from '../components/TeamBadge';
+import { areas, teamOnlyAreas, useRoute, type AreaId } from './routes';
 import { useDesk } from './DeskContext';
+import { useTeam } from './TeamContext';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { WelcomePage } from '../features/welcome/WelcomePage';
 import { AreaPage } from '../components/AreaPage';
@@ -24,6 +27,7 @@ const UploadsPage = lazy(() => import('../features/uploads/UploadsPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
 const AuditPage = lazy(() => import('../features/audit/AuditPage'));
+const ApprovalsPage = lazy(() => import('../features/approvals/ApprovalsPage'));
 
 function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 'welcome') => void }) {
   switch (area) {
@@ -43,6 +47,8 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
       return <LocationsPage />;
     case 'audit':
       return <AuditPage />;
+    case 'approvals':
+      return <ApprovalsPage />;
     default: {
       const meta = areas.find((a) => a.id === area);
       return <AreaPage title={meta?.label ?? area} description={meta?.description ?? ''} />;
@@ -52,7 +58,11 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
 
 export function App() {
   const { info, settings, loadError } = useDesk();
+  const team = useTeam();
   const [area, go] = useRoute();
+  const inTeam = team.status?.mode === 'team';
+  const unreachable = team.status?.mode === 'team' && !team.status.reachable ? team.status : null;
+  const shownAreas = areas.filter((a) => inTeam || !teamOnlyAreas.has(a.id));
 
   // A newcomer starts on the welcome page until they have chosen how to begin.
   useEffect(() => {
@@ -79,6 +89,7 @@ export function App() {
           <Typography component="span" variant="h6" sx={{ flexGrow: 1, fontWeight: 700 }}>
             Donation Desk
           </Typography>
+          <TeamBadge status={team.status} />
           <EnvironmentBadge environment={info?.environment} />
         </Toolbar>
       </AppBar>
@@ -98,7 +109,7 @@ export function App() {
         }}
       >
         <List>
-          {areas.map((a) => (
+          {shownAreas.map((a) => (
             <ListItem key={a.id} disablePadding>
               <ListItemButton
                 component="a"
@@ -107,6 +118,20 @@ export function App() {
                 aria-current={area === a.id ? 'page' : undefined}
               >
                 <ListItemText primary={a.label} />
+                {a.id === 'approvals' && team.waiting > 0 && (
+                  <Chip
+                    size="small"
+                    color="warning"
+                    data-testid="approvals-waiting"
+                    label={
+                      <>
+                        {team.waiting}
+                        <span className="visually-hidden"> waiting</span>
+                      </>
+                    }
+                    sx={{ fontWeight: 700, bgcolor: '#8a4b00', color: '#fff' }}
+                  />
+                )}
               </ListItemButton>
             </ListItem>
           ))}
@@ -118,6 +143,11 @@ export function App() {
         tabIndex={-1}
         sx={{ flexGrow: 1, ml: `${NAV_WIDTH}px`, pt: 10, px: 3, pb: 4, minWidth: 0 }}
       >
+        {unreachable && (
+          <Alert severity="warning" role="status" sx={{ mb: 2 }} data-testid="team-unreachable">
+            {UNREACHABLE_WORDS} {unreachable.problem ?? ''}
+          </Alert>
+        )}
         {loadError ? (
           <Alert severity="error" role="alert">
             {loadError}

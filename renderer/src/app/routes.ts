@@ -14,6 +14,11 @@ export const areas = [
   },
   { id: 'search', label: 'Search', description: 'Find giving opportunities and causes.' },
   { id: 'locations', label: 'Locations', description: 'Locations with their contacts and tags.' },
+  {
+    id: 'approvals',
+    label: 'Approvals',
+    description: 'Uploads waiting for a second person to approve them (team mode only).',
+  },
   { id: 'audit', label: 'Audit', description: 'Who did what and when: the audit trail.' },
   { id: 'settings', label: 'Settings', description: 'Environment, addresses and credentials.' },
 ] as const;
@@ -24,6 +29,26 @@ function areaFromHash(): AreaId | 'welcome' {
   const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
   if (id === 'welcome') return 'welcome';
   return areas.some((a) => a.id === id) ? (id as AreaId) : 'prepare';
+}
+
+/** Areas shown in the side bar only when working with a team database. */
+export const teamOnlyAreas: ReadonlySet<AreaId> = new Set<AreaId>(['approvals']);
+
+/** The part of the address after the area: `#/approvals/<upload id>` → the upload id. */
+export function subRoute(): string | null {
+  const rest = window.location.hash.replace(/^#\/?/, '').split('/').slice(1).join('/');
+  return rest ? decodeURIComponent(rest) : null;
+}
+
+/** The sub-route, kept current as the address changes. */
+export function useSubRoute(): string | null {
+  const [sub, setSub] = useState(subRoute);
+  useEffect(() => {
+    const onChange = () => setSub(subRoute());
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return sub;
 }
 
 /** Hash routes: they work the same from file:// in Electron and from the bridge in a browser. */

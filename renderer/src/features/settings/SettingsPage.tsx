@@ -21,6 +21,7 @@ import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { SandboxClockPanel } from './SandboxClockPanel';
 import { DataPanel } from './DataPanel';
+import { TeamDatabasePanel } from './TeamDatabasePanel';
 
 const environmentHelp: Record<EnvironmentId, string> = {
   offline: 'A practice copy of the giving service on this computer. Nothing leaves your machine.',
@@ -140,100 +141,104 @@ export function SettingsPage() {
   );
 
   return (
-    <Stack
-      spacing={3}
-      component="form"
-      onSubmit={save}
-      aria-labelledby="settings-title"
-      sx={{ maxWidth: 720 }}
-    >
-      <Typography variant="h1" id="settings-title">
-        Settings
-      </Typography>
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <FormControl>
-          <FormLabel id="environment-label">Environment</FormLabel>
-          <RadioGroup
-            aria-labelledby="environment-label"
-            value={environment}
-            onChange={(e) => chooseEnvironment(e.target.value as EnvironmentId)}
-          >
-            {environmentIds.map((id) => (
-              <FormControlLabel
-                key={id}
-                value={id}
-                control={<Radio />}
-                label={
-                  <Box>
-                    <Typography component="span" sx={{ fontWeight: 600 }}>
-                      {environmentLabels[id]}
-                    </Typography>
-                    <Typography
-                      component="span"
-                      color="text.secondary"
-                      variant="body2"
-                      sx={{ display: 'block' }}
-                    >
-                      {environmentHelp[id]}
-                    </Typography>
-                  </Box>
-                }
-                sx={{ alignItems: 'flex-start', my: 0.5, '& .MuiRadio-root': { pt: 0.5 } }}
-              />
-            ))}
-          </RadioGroup>
-        </FormControl>
-      </Paper>
-
-      {settings.environment === 'offline' && <SandboxClockPanel />}
-
-      <DataPanel />
-
-      {remote && environment !== 'offline' && (
+    <Stack spacing={3}>
+      <Stack
+        spacing={3}
+        component="form"
+        onSubmit={save}
+        aria-labelledby="settings-title"
+        sx={{ maxWidth: 720 }}
+      >
+        <Typography variant="h1" id="settings-title">
+          Settings
+        </Typography>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Stack spacing={2}>
-            <Typography variant="h2">{environmentLabels[environment]} connection</Typography>
-            {field('baseUrl', 'Service address', { placeholder: 'https://api.example.org', type: 'url' })}
-            {field('tokenUrl', 'Token address', {
-              placeholder: 'https://auth.example.org/oauth2/token',
-              type: 'url',
-            })}
-            {field('programDomain', 'Program domain', {
-              placeholder: 'giving.example.org',
-              helperText:
-                'Where images and donation pages live. Only addresses on this domain open in your browser.',
-            })}
-            {field('clientId', 'Client id', { autoComplete: 'off' })}
-            {field('clientSecret', 'Client secret', {
-              type: 'password',
-              autoComplete: 'new-password',
-              placeholder: remote.hasClientSecret ? 'A secret is stored — type to replace it' : '',
-              helperText: settings.secretStorageNote,
-            })}
-            {remote.hasClientSecret && (
-              <Box>
-                <Button variant="text" onClick={() => void forgetSecret()}>
-                  Forget the stored secret
-                </Button>
-              </Box>
-            )}
-          </Stack>
+          <FormControl>
+            <FormLabel id="environment-label">Environment</FormLabel>
+            <RadioGroup
+              aria-labelledby="environment-label"
+              value={environment}
+              onChange={(e) => chooseEnvironment(e.target.value as EnvironmentId)}
+            >
+              {environmentIds.map((id) => (
+                <FormControlLabel
+                  key={id}
+                  value={id}
+                  control={<Radio />}
+                  label={
+                    <Box>
+                      <Typography component="span" sx={{ fontWeight: 600 }}>
+                        {environmentLabels[id]}
+                      </Typography>
+                      <Typography
+                        component="span"
+                        color="text.secondary"
+                        variant="body2"
+                        sx={{ display: 'block' }}
+                      >
+                        {environmentHelp[id]}
+                      </Typography>
+                    </Box>
+                  }
+                  sx={{ alignItems: 'flex-start', my: 0.5, '& .MuiRadio-root': { pt: 0.5 } }}
+                />
+              ))}
+            </RadioGroup>
+          </FormControl>
         </Paper>
-      )}
 
-      {feedback && (
-        <Alert severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
-          {feedback.text}
-        </Alert>
-      )}
-      <Stack direction="row" spacing={2}>
-        <Button type="submit" disabled={busy}>
-          Save
-        </Button>
-        <Button variant="outlined" onClick={() => void testConnection()} disabled={busy}>
-          Test connection
-        </Button>
+        {settings.environment === 'offline' && <SandboxClockPanel />}
+
+        <DataPanel />
+
+        {remote && environment !== 'offline' && (
+          <Paper variant="outlined" sx={{ p: 2 }}>
+            <Stack spacing={2}>
+              <Typography variant="h2">{environmentLabels[environment]} connection</Typography>
+              {field('baseUrl', 'Service address', { placeholder: 'https://api.example.org', type: 'url' })}
+              {field('tokenUrl', 'Token address', {
+                placeholder: 'https://auth.example.org/oauth2/token',
+                type: 'url',
+              })}
+              {field('programDomain', 'Program domain', {
+                placeholder: 'giving.example.org',
+                helperText:
+                  'Where images and donation pages live. Only addresses on this domain open in your browser.',
+              })}
+              {field('clientId', 'Client id', { autoComplete: 'off' })}
+              {field('clientSecret', 'Client secret', {
+                type: 'password',
+                autoComplete: 'new-password',
+                placeholder: remote.hasClientSecret ? 'A secret is stored — type to replace it' : '',
+                helperText: settings.secretStorageNote,
+              })}
+              {remote.hasClientSecret && (
+                <Box>
+                  <Button variant="text" onClick={() => void forgetSecret()}>
+                    Forget the stored secret
+                  </Button>
+                </Box>
+              )}
+            </Stack>
+          </Paper>
+        )}
+
+        {feedback && (
+          <Alert severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
+            {feedback.text}
+          </Alert>
+        )}
+        <Stack direction="row" spacing={2}>
+          <Button type="submit" disabled={busy}>
+            Save
+          </Button>
+          <Button variant="outlined" onClick={() => void testConnection()} disabled={busy}>
+            Test connection
+          </Button>
+        </Stack>
       </Stack>
+      {/* Its own form after the page's: Enter in its fields saves the team database, not the environment. */}
+      <TeamDatabasePanel key={settings.teamDatabase.address} />
       {info && (
         <Typography variant="body2" color="text.secondary">
           Donation Desk {info.version} ({info.mode === 'electron' ? 'desktop app' : 'browser mode'}). Your

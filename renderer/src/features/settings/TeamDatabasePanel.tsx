@@ -1,0 +1,159 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { desk } from '../../app/deskClient';
+import { useDesk } from '../../app/DeskContext';
+import { useTeam } from '../../app/TeamContext';
+import { rolesInWords } from '../../components/TeamBadge';
+
+type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
+
+/**
+ * Settings → Team database: the shared PostgreSQL server a team works on (the address with each
+ * person's own login). Test tries what is typed without saving or switching; Save switches to it;
+ * Disconnect goes back to working alone. The password goes to main and never comes back.
+ * (Keyed by the saved address, so the field starts again from what is saved when that changes.)
+ */
+export function TeamDatabasePanel() {
+  const { settings, refresh } = useDesk();
+  const team = useTeam();
+  const saved = settings?.teamDatabase;
+  const [address, setAddress] = useState(saved?.address ?? '');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+
+  if (!saved) return null;
+  const fromEnvironment = saved.source === 'environment';
+  const status = team.status;
+
+  async function test() {
+    setBusy(true);
+    setFeedback({ severity: 'info', text: 'Trying the team database…' });
+    const typed = address.trim();
+    const r = await desk['team.test'](typed ? { address: typed, ...(password ? { password } : {}) } : {});
+    setBusy(false);
+    if (!r.ok) return setFeedback({ severity: 'error', text: r.error.message });
+    const { ok, message, login, roles } = r.value;
+    const who = ok && login ? ` You are ${login}: ${rolesInWords(roles)}.` : '';
+    setFeedback({
+      severity: ok ? 'success' : 'error',
+      text: `${message}${who}${ok ? ' Nothing was changed: press Save to work with it.' : ''}`,
+    });
+  }
+
+  async function save(event?: FormEvent) {
+    event?.preventDefault();
+    setBusy(true);
+    const r = await desk['settings.save']({
+      teamDatabase: { address: address.trim(), ...(password ? { password } : {}) },
+    });
+    setBusy(false);
+    if (!r.ok) return setFeedback({ severity: 'error', text: r.error.message });
+    setPassword('');
+    await refresh();
+    await team.refresh();
+    setFeedback({ severity: 'success', text: 'Saved: this computer now works with the team database.' });
+  }
+
+  async function disconnect() {
+    setBusy(true);
+    const r = await desk['settings.save']({ teamDatabase: null });
+    setBusy(false);
+    if (!r.ok) return setFeedback({ severity: 'error', text: r.error.message });
+    setPassword('');
+    setAddress('');
+    await refresh();
+    await team.refresh();
+    setFeedback({ severity: 'success', text: 'Disconnected: this computer works alone again.' });
+  }
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, maxWidth: 720 }}
+      component="form"
+      onSubmit={(e: FormEvent) => void save(e)}
+      aria-labelledby="team-database-title"
+    >
+      <Stack spacing={2}>
+        <Typography variant="h2" id="team-database-title">
+          Team database
+        </Typography>
+        <Typography color="text.secondary">
+          Working as a team, everyone connects to one PostgreSQL database with their own login: uploads are
+          approved by a second person, rows sent from any computer are known on every other, and the audit
+          trail is shared. Without one, this computer works alone.
+        </Typography>
+        {status?.mode === 'team' && (
+          <Alert
+            severity={status.reachable ? 'success' : 'warning'}
+            role="status"
+            data-testid="team-database-status"
+          >
+            {status.reachable
+              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}.`
+              : `${status.server} cannot be reached now: ${status.problem ?? 'no answer'}. Preparing and checking still work; sending and approving need it.`}
+          </Alert>
+        )}
+        {fromEnvironment && (
+          <Alert severity="info">
+            The address comes from DONATION_DESK_DATABASE_URL ({saved.server}), which wins over what is saved
+            here. Unset the variable to use this setting.
+          </Alert>
+        )}
+        <TextField
+          id="team-database-address"
+          label="Address"
+          value={address}
+          onChange={(e) => setAddress(e.target.value)}
+          placeholder="postgres://alice@db.example.com:5432/desk"
+          helperText="Your own login on the team’s server, as your administrator gave it: postgres://login@server:port/database"
+          size="small"
+          fullWidth
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          id="team-database-password"
+          label="Password"
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          placeholder={saved.passwordStored ? 'A password is stored — type to replace it' : ''}
+          helperText={saved.passwordNote}
+          size="small"
+          fullWidth
+          autoComplete="new-password"
+        />
+        {feedback && (
+          <Alert
+            severity={feedback.severity}
+            role={feedback.severity === 'error' ? 'alert' : 'status'}
+            data-testid="team-database-feedback"
+          >
+            {feedback.text}
+          </Alert>
+        )}
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+          <Button type="submit" disabled={busy || !address.trim()}>
+            Save
+          </Button>
+          <Button variant="outlined" onClick={() => void test()} disabled={busy}>
+            Test
+          </Button>
+          {saved.address && (
+            <Button variant="outlined" color="error" onClick={() => void disconnect()} disabled={busy}>
+              Disconnect
+            </Button>
+          )}
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}
