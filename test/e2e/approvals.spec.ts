@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { test as base, type Page } from '@playwright/test';
+import pg from 'pg';
+import { startPgCluster, type PgCluster } from '../support/pgCluster';
+import { initTeamDatabase } from '../../electron/services/team/teamInit';
+import { expect, openApp, seriousViolations } from './fixtures';
+import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
+
+/*
+ * Team mode in the browser: a throwaway PostgreSQL cluster set up with `init-team`, two logins
+ * (alice prepares, bob approves), an upload alice submitted, and each person's own app (a bridge
+ * whose DONATION_DESK_DATABASE_URL names their login).
+ */
+
+const ALICE = { login: 'alice', password: 'alice-pw-1' };
+const BOB = { login: 'bob', password: 'bob-pw-2' };
+
+let cluster: PgCluster;
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Runs statements as one login (the database forces who is who from it). */
+async function as<T>(
+  who: { login: string; password: string },
+  work: (c: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: cluster.url(who.login, who.password) });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Submitted {
+  id: string;
+  fileSha256: string;
+}
+
+/** alice submits an upload, as her app does on Upload… (the rule "always" makes it wait). */
+async function submitAsAlice(
+  id: string,
+  workspaceName: string,
+  month: string,
+  totals: Array<{ currencyCode: string; amount: number; count: number }>,
+  largestRecipients: Array<{ recipientId: string; currencyCode: string; amount: number; count: number }>,
+  extra: { alreadyOut?: number; warnings?: string[] } = {},
+): Promise<Submitted> {
+  const fileSha256 = sha(`bulk file of ${id}`);
+  const rows = totals.reduce((n, t) => n + t.count, 0);
+  await as(ALICE, (c) =>
+    c.query(
+      `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+       VALUES ($1, $2, 'offline', 'offline http://127.0.0.1', 'alice-laptop', $3, $4, $5, $6)`,
+      [
+        id,
+        workspaceName,
+        fileSha256,
+        rows,
+        JSON.stringify(totals),
+        JSON.stringify({
+          month,
+          largestRecipients,
+          alreadyOut: extra.alreadyOut ?? 0,
+          warnings: extra.warnings ?? [],
+        }),
+      ],
+    ),
+  );
+  return { id, fileSha256 };
+}
+
+async function startApp(
+  who: { login: string; password: string } | null,
+  url?: string,
+): Promise<BridgeProcess> {
+  const env: Record<string, string> = { DONATION_DESK_APPROVALS_POLL_MS: '1000' };
+  const address = url ?? (who ? cluster.url(who.login, who.password) : undefined);
+  if (address) env.DONATION_DESK_DATABASE_URL = address;
+  return startBridgeProcess(await newDataDir(), env);
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Areas' });
+
+const test = base.extend<{ bobApp: BridgeProcess; aliceApp: BridgeProcess }>({
+  // eslint-disable-next-line no-empty-pattern
+  bobApp: async ({}, use) => {
+    const app = await startApp(BOB);
+    await use(app);
+    await app.stop();
+  },
+  // eslint-disable-next-line no-empty-pattern
+  aliceApp: async ({}, use) => {
+    const app = await startApp(ALICE);
+    await use(app);
+    await app.stop();
+  },
+});
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  cluster = await startPgCluster();
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  try {
+    await initTeamDatabase(admin);
+  } finally {
+    await admin.end();
+  }
+  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
+  await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
+  // October went out (approved by bob, sent by alice): the review compares November with it.
+  const october = await submitAsAlice(
+    'upload-october',
+    'October gifts',
+    '2026-10',
+    [{ currencyCode: 'USD', amount: 1_000_00, count: 2 }],
+    [],
+  );
+  await as(BOB, (c) =>
+    c.query(`SELECT desk.decide($1, 'approve', $2, NULL, 'bob-desk')`, [october.id, october.fileSha256]),
+  );
+  await as(ALICE, (c) =>
+    c.query(`SELECT desk.mark_sent($1, $2, 'alice-laptop')`, [october.id, october.fileSha256]),
+  );
+});
+
+test.afterAll(async () => {
+  await cluster?.stop();
+});
+
+test('an approver reviews a waiting upload, cannot reject without a reason, approves it, and the trail says so', async ({
+  page,
+  bobApp,
+}) => {
+  await submitAsAlice(
+    'upload-november',
+    'November gifts',
+    '2026-11',
+    [
+      { currencyCode: 'USD', amount: 1_250_00, count: 3 },
+      { currencyCode: 'EUR', amount: 300_00, count: 1 },
+    ],
+    [
+      { recipientId: '840-563097462', currencyCode: 'USD', amount: 900_00, count: 1 },
+      { recipientId: '276-446863710', currencyCode: 'EUR', amount: 300_00, count: 1 },
+      { recipientId: '840-446863710', currencyCode: 'USD', amount: 250_00, count: 1 },
+    ],
+    { alreadyOut: 1, warnings: ['Row 4: the donor’s e-mail has no domain.'] },
+  );
+  await openApp(page, bobApp, 'approvals');
+
+  // The header: the team's server and who the server says is connected.
+  const badge = page.getByTestId('team-badge');
+  await expect(badge).toHaveAttribute('data-state', 'reachable');
+  await expect(badge).toContainText(`127.0.0.1:${cluster.port}/desk`);
+  await expect(badge).toContainText('bob');
+  // The side bar: Approvals, with the count of waiting uploads.
+  await expect(nav(page).getByRole('link', { name: /Approvals/ })).toContainText('1');
+  await expect(page.getByTestId('approvals-waiting')).toHaveText('1 waiting');
+
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  const row = page.getByTestId('approval-row').filter({ hasText: 'November gifts' });
+  await expect(row).toContainText('Waiting for approval');
+  await expect(row).toContainText('alice');
+  await expect(row).toContainText('alice-laptop');
+  await expect(row).toContainText('$1,250.00');
+  await expect(row).toContainText('€300.00');
+  // Waiting first, above what is already decided.
+  await expect(page.getByTestId('approval-row').first()).toContainText('November gifts');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The review page, reached from the keyboard.
+  await row.getByRole('link', { name: 'November gifts' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Review: November gifts' })).toBeVisible();
+  await expect(page.getByTestId('review-rows')).toHaveText('4 donations');
+  const totals = page.getByTestId('review-totals');
+  await expect(totals.getByRole('row', { name: /USD/ })).toContainText('$1,250.00');
+  await expect(totals.getByRole('row', { name: /USD/ })).toContainText('$1,000.00');
+  await expect(totals.getByRole('row', { name: /USD/ })).toContainText('+$250.00 (+25.0%)');
+  await expect(totals.getByRole('row', { name: /EUR/ })).toContainText('€300.00');
+  await expect(totals).toContainText('Sent in October 2026');
+  const largest = page.getByTestId('review-largest');
+  await expect(largest.getByRole('row').nth(1)).toContainText('840-563097462');
+  await expect(largest.getByRole('row').nth(1)).toContainText('$900.00');
+  await expect(page.getByTestId('review-already-out')).toContainText('1 row went out in an earlier upload');
+  await expect(page.getByText('Row 4: the donor’s e-mail has no domain.')).toBeVisible();
+  await expect(page.getByTestId('review-sha256')).toHaveText(sha('bulk file of upload-november'));
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await mkdir('test-results', { recursive: true });
+  await page.screenshot({ path: 'test-results/approval-review-1280.png', fullPage: true });
+
+  // Reject needs a reason: the dialog's Reject stays disabled until one is typed.
+  await page.getByRole('button', { name: 'Reject…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reject this upload?' });
+  await expect(dialog.getByRole('button', { name: 'Reject', exact: true })).toBeDisabled();
+  await dialog.getByRole('textbox', { name: /Reason/ }).fill('   ');
+  await expect(dialog.getByRole('button', { name: 'Reject', exact: true })).toBeDisabled();
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Approve, with a confirmation.
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Approve this upload?' });
+  await expect(confirm).toContainText('$1,250.00 and €300.00 in 4 donations');
+  await confirm.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.getByText('You approved this upload.')).toBeVisible();
+  await expect(page.getByTestId('approval-state')).toHaveAttribute('data-state', 'approved');
+  await expect(page.getByRole('button', { name: 'Approve…' })).toBeDisabled();
+  await expect(page.getByTestId('review-why-not')).toContainText('approved by bob');
+  // The database holds the decision, by bob.
+  const stored = await cluster.query<{ state: string; decided_by: string }>(
+    `SELECT state, decided_by FROM desk.upload WHERE id = 'upload-november'`,
+  );
+  expect(stored.rows[0]).toEqual({ state: 'approved', decided_by: 'bob' });
+
+  // The list shows it approved; nothing waits any more.
+  await page.getByRole('link', { name: '← All approvals' }).click();
+  await expect(row.getByTestId('approval-state')).toHaveAttribute('data-state', 'approved');
+  await expect(row).toContainText('bob');
+  await expect(page.getByTestId('approvals-waiting')).toBeHidden();
+
+  // The Audit view: the team's trail holds the approval, by bob.
+  await nav(page).getByRole('link', { name: 'Audit' }).click();
+  const approval = page.getByTestId('audit-entry').filter({ hasText: /Approved/ });
+  await expect(approval.first()).toContainText('bob');
+  await expect(approval.first()).toContainText('upload-november');
+});
+
+test('the preparer sees her own upload with Approve disabled, and why', async ({ page, aliceApp }) => {
+  await submitAsAlice(
+    'upload-december',
+    'December gifts',
+    '2026-12',
+    [{ currencyCode: 'USD', amount: 75_00, count: 1 }],
+    [{ recipientId: '840-563097462', currencyCode: 'USD', amount: 75_00, count: 1 }],
+  );
+  await openApp(page, aliceApp, 'approvals/upload-december');
+  await expect(page.getByRole('heading', { name: 'Review: December gifts' })).toBeVisible();
+  await expect(page.getByTestId('team-badge')).toContainText('alice');
+  const approve = page.getByRole('button', { name: 'Approve…' });
+  await expect(approve).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Reject…' })).toBeDisabled();
+  await expect(page.getByTestId('review-why-not')).toHaveText(
+    'Only a person with the approver role may approve.',
+  );
+  await expect(approve).toHaveAccessibleDescription('Only a person with the approver role may approve.');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('an approver who prepared the upload is told another person must approve it', async ({ page }) => {
+  // carol may both prepare and approve: the screen (and the database) still keep her off her own.
+  const CAROL = { login: 'carol', password: 'carol-pw-3' };
+  await cluster.createLogin(CAROL.login, CAROL.password, ['desk_preparer', 'desk_approver']);
+  await as(CAROL, (c) =>
+    c.query(
+      `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+       VALUES ('upload-carol', 'Carol’s gifts', 'offline', 'offline http://127.0.0.1', 'carol-pc', $1, 1,
+               '[{"currencyCode":"USD","amount":500,"count":1}]', '{"month":"2026-11","largestRecipients":[],"alreadyOut":0,"warnings":[]}')`,
+      [sha('carol')],
+    ),
+  );
+  const app = await startApp(CAROL);
+  try {
+    await openApp(page, app, 'approvals/upload-carol');
+    await expect(page.getByTestId('review-why-not')).toHaveText(
+      'You prepared this upload; another person must approve it.',
+    );
+    await expect(page.getByRole('button', { name: 'Approve…' })).toBeDisabled();
+  } finally {
+    await app.stop();
+  }
+});
+
+test('Settings → Team database: Test does not switch, Save does, Disconnect goes back to working alone', async ({
+  page,
+}) => {
+  const app = await startApp(null);
+  try {
+    await openApp(page, app, 'settings');
+    await expect(page.getByTestId('team-badge')).toHaveCount(0);
+    await expect(nav(page).getByRole('link', { name: /Approvals/ })).toHaveCount(0);
+    const panel = page.getByRole('form', { name: 'Team database' });
+    await panel.getByLabel('Address').fill(`postgres://bob@127.0.0.1:${cluster.port}/desk`);
+    await panel.getByLabel('Password').fill('wrong-password');
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await expect(panel.getByRole('alert')).toBeVisible();
+    await panel.getByLabel('Password').fill(BOB.password);
+    await panel.getByRole('button', { name: 'Test' }).click();
+    await expect(panel.getByTestId('team-database-feedback')).toContainText('Nothing was changed');
+    await expect(panel.getByTestId('team-database-feedback')).toContainText('bob');
+    await expect(page.getByTestId('team-badge')).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('team-badge')).toContainText('bob');
+    await expect(panel.getByTestId('team-database-status')).toContainText('approver');
+    await expect(nav(page).getByRole('link', { name: /Approvals/ })).toBeVisible();
+    // The password went to main and does not come back to the page.
+    await expect(panel.getByLabel('Password')).toHaveValue('');
+    await expect(panel.getByLabel('Password')).toHaveAttribute('placeholder', /A password is stored/);
+    const settings = await page.evaluate(async () => {
+      const secret = sessionStorage.getItem('donation-desk.bridge-secret') ?? '';
+      const r = await fetch('/api/call/settings.get', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-desk-secret': secret },
+        body: '{}',
+      });
+      return r.text();
+    });
+    expect(settings).not.toContain(BOB.password);
+
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(page.getByTestId('team-badge')).toHaveCount(0);
+    await expect(nav(page).getByRole('link', { name: /Approvals/ })).toHaveCount(0);
+  } finally {
+    await app.stop();
+  }
+});
+
+test('the header says plainly when the team database cannot be reached', async ({ page }) => {
+  // A port nothing listens on: the cluster's own, once it is given a wrong one.
+  const app = await startApp(null, `postgres://bob:x@127.0.0.1:${cluster.port + 1}/desk`);
+  try {
+    await openApp(page, app, 'prepare');
+    await expect(page.getByTestId('team-badge')).toHaveAttribute('data-state', 'unreachable');
+    await expect(page.getByTestId('team-unreachable')).toContainText(
+      'Team database unreachable — preparing and checking still work; sending and approving need it.',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+  } finally {
+    await app.stop();
+  }
+});
