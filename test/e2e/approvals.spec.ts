@@ -4,12 +4,13 @@ import { test as base, type Page } from '@playwright/test';
 import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
+import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
 import { expect, openApp, seriousViolations } from './fixtures';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
 /*
  * Team mode in the browser: a throwaway PostgreSQL cluster set up with `init-team`, two logins
- * (alice prepares, bob approves), an upload alice submitted, and each person's own app (a bridge
+ * (alice prepares, bob approves), uploads submitted through the team database's own interface, and each person's own app (a bridge
  * whose DONATION_DESK_DATABASE_URL names their login).
  */
 
@@ -20,27 +21,18 @@ let cluster: PgCluster;
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Runs statements as one login (the database forces who is who from it). */
-async function as<T>(
-  who: { login: string; password: string },
-  work: (c: pg.Client) => Promise<T>,
-): Promise<T> {
-  const client = new pg.Client({ connectionString: cluster.url(who.login, who.password) });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 interface Submitted {
   id: string;
   fileSha256: string;
 }
 
-/** alice submits an upload, as her app does on Upload… (the rule "always" makes it wait). */
-async function submitAsAlice(
+/** A login's own connection to the team database, as their app opens it. */
+const teamDatabaseOf = (who: { login: string; password: string }, computer: string) =>
+  new PgTeamDatabase({ url: cluster.url(who.login, who.password), computer });
+
+/** alice submits an upload as her app does on Upload…: rows claimed, then the upload (the rule "always" makes it wait). */
+async function submitAs(
+  who: { login: string; password: string },
   id: string,
   workspaceName: string,
   month: string,
@@ -48,29 +40,38 @@ async function submitAsAlice(
   largestRecipients: Array<{ recipientId: string; currencyCode: string; amount: number; count: number }>,
   extra: { alreadyOut?: number; warnings?: string[] } = {},
 ): Promise<Submitted> {
+  const computer = `${who.login}-laptop`;
+  const db = teamDatabaseOf(who, computer);
   const fileSha256 = sha(`bulk file of ${id}`);
   const rows = totals.reduce((n, t) => n + t.count, 0);
-  await as(ALICE, (c) =>
-    c.query(
-      `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
-       VALUES ($1, $2, 'offline', 'offline http://127.0.0.1', 'alice-laptop', $3, $4, $5, $6)`,
-      [
-        id,
-        workspaceName,
-        fileSha256,
-        rows,
-        JSON.stringify(totals),
-        JSON.stringify({
-          month,
-          largestRecipients,
-          alreadyOut: extra.alreadyOut ?? 0,
-          warnings: extra.warnings ?? [],
-        }),
-      ],
-    ),
-  );
+  const environmentKey = 'offline http://127.0.0.1';
+  try {
+    const refused = await db.claimRows(
+      id,
+      environmentKey,
+      Array.from({ length: rows }, (_, i) => sha(`${id} row ${i}`)),
+    );
+    expect(refused).toEqual([]);
+    const upload = await db.submit({
+      id,
+      workspaceName,
+      environment: 'offline',
+      environmentKey,
+      computer,
+      fileSha256,
+      rows,
+      totals,
+      review: { month, largestRecipients, alreadyOut: extra.alreadyOut ?? 0, warnings: extra.warnings ?? [] },
+    });
+    expect(upload.state).toBe('waiting');
+  } finally {
+    await db.close();
+  }
   return { id, fileSha256 };
 }
+
+const submitAsAlice = (...args: Parameters<typeof submitAs> extends [unknown, ...infer R] ? R : never) =>
+  submitAs(ALICE, ...args);
 
 async function startApp(
   who: { login: string; password: string } | null,
@@ -121,12 +122,14 @@ test.beforeAll(async () => {
     [{ currencyCode: 'USD', amount: 1_000_00, count: 2 }],
     [],
   );
-  await as(BOB, (c) =>
-    c.query(`SELECT desk.decide($1, 'approve', $2, NULL, 'bob-desk')`, [october.id, october.fileSha256]),
-  );
-  await as(ALICE, (c) =>
-    c.query(`SELECT desk.mark_sent($1, $2, 'alice-laptop')`, [october.id, october.fileSha256]),
-  );
+  const bob = teamDatabaseOf(BOB, 'bob-desk');
+  const alice = teamDatabaseOf(ALICE, 'alice-laptop');
+  try {
+    await bob.decide(october.id, 'approve', october.fileSha256, null);
+    await alice.markSent(october.id, october.fileSha256);
+  } finally {
+    await Promise.all([bob.close(), alice.close()]);
+  }
 });
 
 test.afterAll(async () => {
@@ -260,13 +263,13 @@ test('an approver who prepared the upload is told another person must approve it
   // carol may both prepare and approve: the screen (and the database) still keep her off her own.
   const CAROL = { login: 'carol', password: 'carol-pw-3' };
   await cluster.createLogin(CAROL.login, CAROL.password, ['desk_preparer', 'desk_approver']);
-  await as(CAROL, (c) =>
-    c.query(
-      `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
-       VALUES ('upload-carol', 'Carol’s gifts', 'offline', 'offline http://127.0.0.1', 'carol-pc', $1, 1,
-               '[{"currencyCode":"USD","amount":500,"count":1}]', '{"month":"2026-11","largestRecipients":[],"alreadyOut":0,"warnings":[]}')`,
-      [sha('carol')],
-    ),
+  await submitAs(
+    CAROL,
+    'upload-carol',
+    'Carol’s gifts',
+    '2026-11',
+    [{ currencyCode: 'USD', amount: 500, count: 1 }],
+    [],
   );
   const app = await startApp(CAROL);
   try {
