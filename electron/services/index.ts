@@ -21,7 +21,8 @@ import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
-import { createTeamServices, type TeamConnectionLike } from './team/teamServices';
+import { createTeamServices } from './team/teamServices';
+import { TeamConnection } from './team/teamConnection';
 
 export interface DeskRuntime {
   services: Services;
@@ -32,7 +33,7 @@ export interface DeskRuntime {
   /** Who did what: every import, edit, upload, correction, dismissal and settings change. */
   audit: AuditTrail;
   /** Team mode: the shared PostgreSQL database, or none (alone). */
-  team: TeamConnectionLike;
+  team: TeamConnection;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -126,11 +127,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
-  const team: TeamConnectionLike = {
-    current: () => null,
-    status: async () => ({ mode: 'alone' }),
-    test: async () => ({ ok: false, server: '', login: null, roles: [], message: 'Not available yet.' }),
-  };
+  // Team mode: DONATION_DESK_DATABASE_URL wins over Settings → Team database; neither is working alone.
+  const team = new TeamConnection({
+    env,
+    settingsUrl: () => settings.teamDatabaseUrl(),
+    computer: (platform.identity ?? osIdentity(env)).computer(),
+  });
   // The approvers' notification and the side bar's count: every 30 seconds in the app.
   const teamServices = createTeamServices({
     connection: team,
@@ -257,6 +259,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     team,
     close: async () => {
       teamServices.close();
+      await team.close();
       await upload.close();
       await reconcile.close();
       await environments.close();

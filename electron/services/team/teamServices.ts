@@ -113,7 +113,13 @@ export function createTeamServices(options: TeamServicesOptions): {
   let polling: Promise<void> | null = null;
 
   async function readWaiting(): Promise<void> {
-    const db = connection.current();
+    let db: TeamDatabase | null;
+    try {
+      db = connection.current();
+    } catch {
+      // An address that is not one: the header and Settings say so.
+      return;
+    }
     if (!db) {
       seen = null;
       if (lastCount !== 0) events.emit('approvals.changed', { waiting: 0 });

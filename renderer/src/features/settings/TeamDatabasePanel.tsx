@@ -39,11 +39,10 @@ export function TeamDatabasePanel() {
     const r = await desk['team.test'](typed ? { address: typed, ...(password ? { password } : {}) } : {});
     setBusy(false);
     if (!r.ok) return setFeedback({ severity: 'error', text: r.error.message });
-    const { ok, message, login, roles } = r.value;
-    const who = ok && login ? ` You are ${login}: ${rolesInWords(roles)}.` : '';
+    const { ok, message } = r.value;
     setFeedback({
       severity: ok ? 'success' : 'error',
-      text: `${message}${who}${ok ? ' Nothing was changed: press Save to work with it.' : ''}`,
+      text: `${message}${ok ? ' Nothing was changed: press Save to work with it.' : ''}`,
     });
   }
 
