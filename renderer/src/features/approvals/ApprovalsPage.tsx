@@ -86,6 +86,14 @@ function ApprovalList() {
           value={show}
           onChange={(_e, v: 'waiting' | 'all' | null) => v && setShow(v)}
           aria-label="Which uploads to show"
+          color="primary"
+          sx={{
+            '& .MuiToggleButton-root': { textTransform: 'none' },
+            '& .MuiToggleButton-root:not(.Mui-selected)': {
+              color: 'text.primary',
+              bgcolor: 'background.paper',
+            },
+          }}
         >
           <ToggleButton value="waiting">Waiting only</ToggleButton>
           <ToggleButton value="all">All uploads</ToggleButton>

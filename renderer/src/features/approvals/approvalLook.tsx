@@ -24,6 +24,8 @@ export function StateChip({ state }: { state: ApprovalSummary['state'] }) {
       size="small"
       label={look.label}
       color={look.color}
+      // MUI's amber is too light for white text: a darker amber keeps "Waiting" readable.
+      sx={state === 'waiting' ? { bgcolor: '#8a4b00', color: '#fff' } : undefined}
       data-testid="approval-state"
       data-state={state}
     />
