@@ -1,0 +1,226 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/*
+ * A throwaway PostgreSQL cluster for tests: Debian's server binaries (the `postgresql` package,
+ * which .ci/run installs), a data folder in a temp folder, loopback only on a free port, password
+ * logins. It is never the Debian-managed cluster. Started once per test file (beforeAll) and
+ * stopped in afterAll; a process exit that skipped afterAll still stops it and removes the folder.
+ */
+
+export interface PgCluster {
+  /** postgres://login:password@127.0.0.1:port/database (default: the superuser on `desk`). */
+  url(login?: string, password?: string, database?: string): string;
+  /** The superuser on the `desk` database. */
+  readonly adminUrl: string;
+  readonly port: number;
+  /** Runs one statement as the superuser on the `desk` database. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
+  /** A LOGIN role with this password, member of `roles` (e.g. desk_preparer). */
+  createLogin(login: string, password: string, roles?: string[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const SUPERUSER = 'postgres';
+const SUPERUSER_PASSWORD = 'cluster-admin-password';
+export const TEST_DATABASE = 'desk';
+
+/** The newest server's bin folder under /usr/lib/postgresql, or null when none is installed. */
+export function findPgBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+  return versions[0] ? join(root, versions[0], 'bin') : null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function postgresIds(): { uid: number; gid: number } {
+  const uid = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+  if (uid.status !== 0 || gid.status !== 0) {
+    throw new Error('Running as root needs the postgres OS user (from the postgresql package).');
+  }
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** Runs a server binary, as the postgres OS user when we are root (the server refuses root). */
+function runServerTool(bin: string, tool: string, args: string[]): void {
+  const command = asRoot ? 'runuser' : join(bin, tool);
+  const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
+  const result = spawnSync(command, argv, { encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) {
+    throw new Error(
+      `${tool} ${args.join(' ')} failed (exit ${result.status}): ${result.stderr || result.stdout || result.error}`,
+    );
+  }
+}
+
+const running = new Set<() => void>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const stop of running) stop();
+  });
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const bin = findPgBin();
+  if (!bin) {
+    throw new Error(
+      'PostgreSQL server binaries not found under /usr/lib/postgresql: install the postgresql package (apt-get install -y postgresql).',
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'desk-pg-'));
+  const data = join(dir, 'data');
+  const log = join(dir, 'server.log');
+  const pwfile = join(dir, 'pwfile');
+  writeFileSync(pwfile, `${SUPERUSER_PASSWORD}\n`);
+  if (asRoot) {
+    const { uid, gid } = postgresIds();
+    chownSync(dir, uid, gid);
+    chownSync(pwfile, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+
+  let port = 0;
+  let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    running.delete(stopNow);
+    if (existsSync(join(data, 'postmaster.pid'))) {
+      try {
+        runServerTool(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Already gone: nothing to stop.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  running.add(stopNow);
+  installExitHook();
+
+  try {
+    runServerTool(bin, 'initdb', [
+      '-D',
+      data,
+      '-U',
+      SUPERUSER,
+      `--pwfile=${pwfile}`,
+      '--auth-local=scram-sha-256',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
+    // A taken port (another cluster raced us to it) is retried with a fresh one.
+    for (let attempt = 0; ; attempt++) {
+      port = await freePort();
+      try {
+        runServerTool(bin, 'pg_ctl', [
+          '-D',
+          data,
+          '-l',
+          log,
+          '-w',
+          '-t',
+          '30',
+          '-o',
+          [
+            `-p ${port}`,
+            `-k ${dir}`,
+            "-c listen_addresses='127.0.0.1'",
+            '-c fsync=off',
+            '-c synchronous_commit=off',
+            '-c full_page_writes=off',
+            '-c shared_buffers=16MB',
+            '-c max_connections=40',
+            '-c max_wal_senders=0',
+            '-c wal_level=minimal',
+          ].join(' '),
+          'start',
+        ]);
+        break;
+      } catch (e) {
+        if (attempt >= 2) throw e;
+      }
+    }
+    const admin = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: SUPERUSER,
+      password: SUPERUSER_PASSWORD,
+      database: 'postgres',
+    });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${TEST_DATABASE}`);
+    } finally {
+      await admin.end();
+    }
+  } catch (e) {
+    stopNow();
+    throw e;
+  }
+
+  const url = (login = SUPERUSER, password = SUPERUSER_PASSWORD, database = TEST_DATABASE) =>
+    `postgres://${encodeURIComponent(login)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const adminUrl = url();
+
+  const query = async <R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      return await client.query<R>(sql, params);
+    } finally {
+      await client.end();
+    }
+  };
+
+  return {
+    url,
+    adminUrl,
+    port,
+    query,
+    async createLogin(login, password, roles = []) {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        const quoted = client.escapeIdentifier(login);
+        await client.query(`CREATE ROLE ${quoted} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+        for (const role of roles) await client.query(`GRANT ${client.escapeIdentifier(role)} TO ${quoted}`);
+      } finally {
+        await client.end();
+      }
+    },
+    async stop() {
+      stopNow();
+    },
+  };
+}
