@@ -21,6 +21,7 @@ import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
+import type { TeamDatabase } from './team/teamTypes';
 
 export interface DeskRuntime {
   services: Services;
@@ -30,6 +31,10 @@ export interface DeskRuntime {
   workspaces: WorkspaceStore;
   /** Who did what: every import, edit, upload, correction, dismissal and settings change. */
   audit: AuditTrail;
+  /** Team mode: the shared database in force (current() is null alone). */
+  team: TeamSource;
+  /** Team mode: copies this folder's audit entries to the team's trail (resolves when done). */
+  pushAudit(): Promise<number>;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -42,6 +47,13 @@ export interface DeskOptions {
   /** How the Offline sandbox is started; tests may share one emulator. */
   startOffline?: StartOfflineService;
   fetchImpl?: typeof fetch;
+  /** Team mode: where the shared database comes from (default: none, working alone). */
+  team?: TeamSource;
+}
+
+/** The team database in force now, or null alone (TeamConnection answers it from the address in use). */
+export interface TeamSource {
+  current(): TeamDatabase | null;
 }
 
 export { EventBus };
@@ -87,10 +99,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
+  const team: TeamSource = options.team ?? { current: () => null };
+  const identity = platform.identity ?? osIdentity(env);
   const audit = createAuditServices({
     dataDir: platform.dataDir,
-    identity: platform.identity ?? osIdentity(env),
+    identity,
     environment: () => settings.environment(),
+    team: () => team.current(),
   });
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'), audit.workspaceObserver);
   const templates = new TemplateStore(platform.dataDir);
@@ -114,8 +129,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     platform,
     checkReplacements: reconcile.checkReplacements,
+    team: () => team.current(),
+    computer: identity.computer(),
     ...fetchOption,
   });
+  // Any edit of a workspace whose upload waits for approval (or is approved, not sent) voids it.
+  workspaces.onEdited((id, version) => upload.workspaceEdited(id, version));
   const search = createSearchServices({
     environments,
     causesThatCannotReceive: reconcile.causesThatCannotReceive,
@@ -233,9 +252,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     environments,
     workspaces,
     audit: audit.trail,
+    team,
+    pushAudit: () => (team.current() ? audit.outbox.push() : Promise.resolve(0)),
     close: async () => {
       await upload.close();
       await reconcile.close();
+      // A command's last entries reach the team's trail before it exits (best effort, as always).
+      if (team.current()) await audit.outbox.push().catch(() => undefined);
       await environments.close();
     },
   };
