@@ -129,13 +129,13 @@ function toEntry(row: AuditRow): AuditEntry {
 }
 
 /** The next day's start, so `until` includes the whole day it names. */
-function dayAfter(day: string): string {
+export function dayAfter(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString();
 }
 
-function checkedDay(day: string, which: string): string {
+export function checkedDay(day: string, which: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
     throw new DeskFailure(

@@ -1,0 +1,534 @@
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
+import { DeskFailure } from '../../../shared/result';
+import { checkedDay, dayAfter, type NewAuditEntry } from '../audit/auditStore';
+import { describeServer, passwordOf, teamFailure } from './teamErrors';
+import { teamSchemaVersion } from './teamInit';
+import { TEAM_AUDIT_ORIGIN, TEAM_ROLES, TEAM_SCHEMA_VERSION } from './teamSchema';
+import type {
+  CurrencyTotal,
+  NewTeamUpload,
+  SentElsewhere,
+  TeamAudit,
+  TeamDatabase,
+  TeamRole,
+  TeamRule,
+  TeamUpload,
+  TeamUploadState,
+  TeamWho,
+} from './teamTypes';
+
+export interface PgTeamDatabaseOptions {
+  /** postgres://login:password@host:port/database */
+  url: string;
+  /** This computer's name, recorded with claims, decisions and leases. */
+  computer?: string;
+  /** Connections kept open (default 3: the app is one person). */
+  poolSize?: number;
+  /** How long to wait for a connection (default 5 s). */
+  connectTimeoutMs?: number;
+  /** The longest a statement may run (default 15 s). */
+  statementTimeoutMs?: number;
+}
+
+interface UploadRow {
+  id: string;
+  workspace_name: string;
+  environment: string;
+  environment_key: string;
+  computer: string;
+  file_sha256: string;
+  rows: number;
+  totals: CurrencyTotal[];
+  review: NewTeamUpload['review'];
+  preparer: string;
+  state: TeamUploadState;
+  created_at: Date;
+  decided_by: string | null;
+  decided_at: Date | null;
+  reason: string | null;
+  sent_by: string | null;
+  sent_at: Date | null;
+}
+
+interface ClaimRow {
+  fingerprint: string;
+  upload_id: string;
+  claimed_by: string;
+  computer: string;
+  claimed_at: Date;
+}
+
+interface AuditRow {
+  seq: string;
+  at: Date;
+  person: string;
+  computer: string;
+  environment: string;
+  action: string;
+  workspace_id: string | null;
+  upload_id: string | null;
+  donation_id: string | null;
+  details: Record<string, unknown>;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+function toUpload(row: UploadRow): TeamUpload {
+  return {
+    id: row.id,
+    workspaceName: row.workspace_name,
+    environment: row.environment,
+    environmentKey: row.environment_key,
+    computer: row.computer,
+    fileSha256: row.file_sha256,
+    rows: row.rows,
+    totals: row.totals,
+    review: row.review,
+    preparer: row.preparer,
+    state: row.state,
+    createdAt: row.created_at.toISOString(),
+    decidedBy: row.decided_by,
+    decidedAt: iso(row.decided_at),
+    reason: row.reason,
+    sentBy: row.sent_by,
+    sentAt: iso(row.sent_at),
+  };
+}
+
+function toSentElsewhere(row: ClaimRow): SentElsewhere {
+  return {
+    fingerprint: row.fingerprint,
+    uploadId: row.upload_id,
+    sentBy: row.claimed_by,
+    computer: row.computer,
+    at: row.claimed_at.toISOString(),
+  };
+}
+
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    seq: Number(row.seq),
+    at: row.at.toISOString(),
+    person: row.person,
+    computer: row.computer,
+    environment: row.environment,
+    action: row.action,
+    workspaceId: row.workspace_id,
+    uploadId: row.upload_id,
+    donationId: row.donation_id,
+    details: row.details,
+  };
+}
+
+const AUDIT_COLUMNS =
+  'seq, at, person, computer, environment, action, workspace_id, upload_id, donation_id, details';
+/** Rows sent to the server per INSERT when pushing the local trail. */
+const PUSH_BATCH = 500;
+
+/**
+ * The team database over a small `pg` pool. Every refusal comes from the server (roles, grants,
+ * triggers, the desk.* functions) and is answered as a DeskFailure in plain words; this class only
+ * shapes what goes in and out.
+ */
+export class PgTeamDatabase implements TeamDatabase {
+  readonly server: string;
+  readonly audit: TeamAudit;
+  private readonly pool: pg.Pool;
+  private readonly computer: string;
+  private readonly password: string | null;
+  private ready: Promise<void> | null = null;
+
+  constructor(options: PgTeamDatabaseOptions) {
+    this.server = describeServer(options.url);
+    this.password = passwordOf(options.url);
+    this.computer = options.computer ?? hostname();
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 3,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: options.statementTimeoutMs ?? 15_000,
+      query_timeout: (options.statementTimeoutMs ?? 15_000) + 5_000,
+      application_name: 'Donation Desk',
+    });
+    // A connection dropped while idle (server restart, network) is not a crash: the next call reconnects.
+    this.pool.on('error', () => undefined);
+    this.audit = {
+      push: (origin, entries) => this.pushAudit(origin, entries),
+      list: (filter, before, limit) => this.listAudit(filter, before, limit),
+      all: (filter) => this.allAudit(filter),
+    };
+  }
+
+  private failure(e: unknown): DeskFailure {
+    return teamFailure(e, this.server, this.password);
+  }
+
+  /** Runs one statement as it is, for who() and schemaVersion() (which work before set-up). */
+  private async raw<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw this.failure(e);
+    }
+  }
+
+  /** Once per connection set: the schema is there and not older than this app needs. */
+  private async checkSchema(): Promise<void> {
+    const version = await this.schemaVersion();
+    if (version === 0 || version === null) {
+      throw new DeskFailure(
+        'TEAM_NOT_SET_UP',
+        `The team database at ${this.server} is not set up for Donation Desk yet: the team's admin runs donation-desk db init-team.`,
+      );
+    }
+    if (version < TEAM_SCHEMA_VERSION) {
+      throw new DeskFailure(
+        'TEAM_SCHEMA_OLD',
+        `The team database at ${this.server} is at schema version ${version}; this Donation Desk needs ${TEAM_SCHEMA_VERSION}: the team's admin runs donation-desk db init-team to bring it up to date.`,
+      );
+    }
+  }
+
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    if (!this.ready) {
+      this.ready = this.checkSchema();
+      this.ready.catch(() => {
+        this.ready = null;
+      });
+    }
+    await this.ready;
+    return this.raw<R>(sql, params);
+  }
+
+  /**
+   * 0 when the database has no desk schema; null when `desk` is not Donation Desk's; refused when
+   * the login holds no desk role.
+   */
+  async schemaVersion(): Promise<number | null> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw this.failure(e);
+    }
+    try {
+      return await teamSchemaVersion(client);
+    } catch (e) {
+      // A login without a desk role may not even look into the schema.
+      if ((e as { code?: string }).code === '42501') {
+        throw new DeskFailure(
+          'TEAM_REFUSED',
+          `Your login holds no desk role on the team database at ${this.server}: ask the team's admin to grant you desk_preparer (or desk_approver).`,
+          { sqlstate: '42501' },
+        );
+      }
+      throw this.failure(e);
+    } finally {
+      client.release();
+    }
+  }
+
+  async who(): Promise<TeamWho> {
+    const rows = await this.raw<{ login: string; roles: string[] }>(
+      `SELECT session_user AS login, ARRAY(
+         SELECT rolname::text FROM pg_catalog.pg_roles
+         WHERE rolname = ANY ($1::text[]) AND pg_catalog.pg_has_role(session_user, oid, 'MEMBER')
+         ORDER BY array_position($1::text[], rolname::text)) AS roles`,
+      [TEAM_ROLES],
+    );
+    return { login: rows[0]!.login, roles: rows[0]!.roles as TeamRole[], server: this.server };
+  }
+
+  async rule(): Promise<TeamRule> {
+    const rows = await this.query<{ approval: TeamRule['approval']; thresholds: Record<string, number> }>(
+      'SELECT approval, thresholds FROM desk.team_rule WHERE id',
+    );
+    return rows[0] ?? { approval: 'always', thresholds: {} };
+  }
+
+  async setRule(rule: TeamRule): Promise<void> {
+    try {
+      await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2 WHERE id', [
+        rule.approval,
+        JSON.stringify(rule.thresholds),
+      ]);
+    } catch (e) {
+      if (sqlstateOf(e) === '42501') {
+        throw new DeskFailure(
+          'TEAM_REFUSED',
+          "Only a desk admin may change the team's approval rule.",
+          (e as DeskFailure).details,
+        );
+      }
+      if (sqlstateOf(e) === '23514') {
+        throw new DeskFailure(
+          'INVALID_INPUT',
+          'Each threshold is a three-letter currency code with a whole, non-negative amount in minor units.',
+        );
+      }
+      throw e;
+    }
+  }
+
+  async needsApproval(totals: readonly CurrencyTotal[]): Promise<boolean> {
+    const rows = await this.query<{ needs: boolean }>('SELECT desk.needs_approval($1::jsonb) AS needs', [
+      JSON.stringify(totals),
+    ]);
+    return rows[0]?.needs ?? true;
+  }
+
+  async claimRows(
+    uploadId: string,
+    environmentKey: string,
+    fingerprints: readonly string[],
+    confirmed?: ReadonlySet<string> | 'all',
+  ): Promise<SentElsewhere[]> {
+    const rows = await this.query<ClaimRow>('SELECT * FROM desk.claim_rows($1, $2, $3, $4, $5, $6)', [
+      uploadId,
+      environmentKey,
+      [...fingerprints],
+      confirmed === 'all' || !confirmed ? [] : [...confirmed],
+      confirmed === 'all',
+      this.computer,
+    ]);
+    return rows.map(toSentElsewhere);
+  }
+
+  async sentElsewhere(
+    environmentKey: string,
+    fingerprints: readonly string[],
+    exceptUpload?: string,
+  ): Promise<Map<string, SentElsewhere>> {
+    const rows = await this.query<ClaimRow>(
+      `SELECT DISTINCT ON (s.fingerprint) s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
+       FROM desk.sent_row s
+       JOIN (SELECT DISTINCT f FROM unnest($2::text[]) AS f) wanted ON wanted.f = s.fingerprint
+       WHERE s.environment_key = $1 AND s.released_at IS NULL AND ($3::text IS NULL OR s.upload_id <> $3)
+       ORDER BY s.fingerprint, s.claimed_at`,
+      [environmentKey, [...fingerprints], exceptUpload ?? null],
+    );
+    return new Map(rows.map((r) => [r.fingerprint, toSentElsewhere(r)]));
+  }
+
+  async submit(upload: NewTeamUpload): Promise<TeamUpload> {
+    try {
+      const rows = await this.query<UploadRow>(
+        `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [
+          upload.id,
+          upload.workspaceName,
+          upload.environment,
+          upload.environmentKey,
+          upload.computer,
+          upload.fileSha256,
+          upload.rows,
+          JSON.stringify(upload.totals),
+          JSON.stringify(upload.review),
+        ],
+      );
+      return toUpload(rows[0]!);
+    } catch (e) {
+      if (sqlstateOf(e) === '23505') {
+        throw new DeskFailure('TEAM_REFUSED', `Upload ${upload.id} was already submitted to the team.`);
+      }
+      if (sqlstateOf(e) === '42501') {
+        throw new DeskFailure('TEAM_REFUSED', 'Only a person with the preparer role may submit uploads.');
+      }
+      throw e;
+    }
+  }
+
+  private async one(sql: string, params: unknown[]): Promise<TeamUpload | null> {
+    const rows = await this.query<UploadRow>(sql, params);
+    const row = rows[0];
+    return row && row.id !== null ? toUpload(row) : null;
+  }
+
+  async decide(
+    uploadId: string,
+    decision: 'approve' | 'reject',
+    fileSha256: string,
+    reason: string | null,
+  ): Promise<TeamUpload> {
+    try {
+      const decided = await this.one('SELECT * FROM desk.decide($1, $2, $3, $4, $5)', [
+        uploadId,
+        decision,
+        fileSha256,
+        reason,
+        this.computer,
+      ]);
+      return decided!;
+    } catch (e) {
+      // Only approvers may even call desk.decide: the grant refuses the others before the function does.
+      if (sqlstateOf(e) === '42501') {
+        throw new DeskFailure(
+          'TEAM_REFUSED',
+          'Only a person with the approver role may approve or reject uploads.',
+          (e as DeskFailure).details,
+        );
+      }
+      throw e;
+    }
+  }
+
+  voidUpload(uploadId: string, reason: string): Promise<TeamUpload | null> {
+    return this.one('SELECT * FROM desk.void_upload($1, $2, $3)', [uploadId, reason, this.computer]);
+  }
+
+  async markSent(uploadId: string, fileSha256: string): Promise<TeamUpload> {
+    const sent = await this.one('SELECT * FROM desk.mark_sent($1, $2, $3)', [
+      uploadId,
+      fileSha256,
+      this.computer,
+    ]);
+    return sent!;
+  }
+
+  upload(uploadId: string): Promise<TeamUpload | null> {
+    return this.one('SELECT * FROM desk.upload WHERE id = $1', [uploadId]);
+  }
+
+  async uploads(filter: { state?: TeamUploadState } = {}): Promise<TeamUpload[]> {
+    const rows = await this.query<UploadRow>(
+      'SELECT * FROM desk.upload WHERE ($1::text IS NULL OR state = $1) ORDER BY created_at DESC, id',
+      [filter.state ?? null],
+    );
+    return rows.map(toUpload);
+  }
+
+  async monthTotals(environment: string, month: string): Promise<CurrencyTotal[]> {
+    const rows = await this.query<{ currency_code: string; amount: string; count: string }>(
+      `SELECT t->>'currencyCode' AS currency_code, sum((t->>'amount')::bigint) AS amount,
+              sum((t->>'count')::bigint) AS count
+       FROM desk.upload u, jsonb_array_elements(u.totals) t
+       WHERE u.state = 'sent' AND u.environment = $1 AND u.review->>'month' = $2
+       GROUP BY 1 ORDER BY 1`,
+      [environment, month],
+    );
+    return rows.map((r) => ({
+      currencyCode: r.currency_code,
+      amount: Number(r.amount),
+      count: Number(r.count),
+    }));
+  }
+
+  async lease(key: string, holder: string, ttlMs: number): Promise<boolean> {
+    const rows = await this.query<{ holder: string }>(
+      `INSERT INTO desk.follow_lease AS l (key, holder, computer, until)
+       VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET holder = EXCLUDED.holder, computer = EXCLUDED.computer,
+         login = session_user, until = EXCLUDED.until
+       WHERE l.holder = EXCLUDED.holder OR l.until < now()
+       RETURNING holder`,
+      [key, holder, this.computer, Math.max(0, Math.round(ttlMs))],
+    );
+    return rows.length === 1;
+  }
+
+  async releaseLease(key: string, holder: string): Promise<void> {
+    await this.query('DELETE FROM desk.follow_lease WHERE key = $1 AND holder = $2', [key, holder]);
+  }
+
+  private async pushAudit(
+    origin: string,
+    entries: Array<NewAuditEntry & { originSeq: number }>,
+  ): Promise<number> {
+    if (origin === TEAM_AUDIT_ORIGIN) {
+      throw new DeskFailure(
+        'INVALID_INPUT',
+        `Entries of origin ${TEAM_AUDIT_ORIGIN} are the database's own.`,
+      );
+    }
+    let inserted = 0;
+    for (let i = 0; i < entries.length; i += PUSH_BATCH) {
+      const batch = entries.slice(i, i + PUSH_BATCH).map((e) => ({
+        at: e.at,
+        computer: e.computer,
+        environment: e.environment,
+        action: e.action,
+        workspace_id: e.workspaceId ?? null,
+        upload_id: e.uploadId ?? null,
+        donation_id: e.donationId ?? null,
+        details: e.details,
+        origin_seq: e.originSeq,
+      }));
+      const rows = await this.query<{ seq: string }>(
+        `INSERT INTO desk.audit (at, computer, environment, action, workspace_id, upload_id, donation_id, details, origin, origin_seq)
+         SELECT (e->>'at')::timestamptz, e->>'computer', e->>'environment', e->>'action', e->>'workspace_id',
+                e->>'upload_id', e->>'donation_id', e->'details', $1, (e->>'origin_seq')::bigint
+         FROM jsonb_array_elements($2::jsonb) e
+         ON CONFLICT (origin, origin_seq) DO NOTHING
+         RETURNING seq`,
+        [origin, JSON.stringify(batch)],
+      );
+      inserted += rows.length;
+    }
+    return inserted;
+  }
+
+  private async listAudit(filter: AuditFilter, before?: number, limit = 50) {
+    const { where, params } = auditConditions(filter, before);
+    const rows = await this.query<AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM desk.audit ${where} ORDER BY seq DESC LIMIT $${params.length + 1}`,
+      [...params, limit + 1],
+    );
+    const more = rows.length > limit;
+    const entries = rows.slice(0, limit).map(toAuditEntry);
+    const counted = auditConditions(filter);
+    const total = await this.query<{ n: string }>(
+      `SELECT count(*) AS n FROM desk.audit ${counted.where}`,
+      counted.params,
+    );
+    const people = await this.query<{ person: string }>(
+      'SELECT DISTINCT person FROM desk.audit ORDER BY person',
+    );
+    return {
+      entries,
+      total: Number(total[0]?.n ?? 0),
+      nextBefore: more ? (entries.at(-1)?.seq ?? null) : null,
+      people: people.map((p) => p.person),
+    };
+  }
+
+  private async allAudit(filter: AuditFilter): Promise<AuditEntry[]> {
+    const { where, params } = auditConditions(filter);
+    const rows = await this.query<AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM desk.audit ${where} ORDER BY seq DESC`,
+      params,
+    );
+    return rows.map(toAuditEntry);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+function sqlstateOf(e: unknown): string | undefined {
+  return e instanceof DeskFailure ? (e.details as { sqlstate?: string } | undefined)?.sqlstate : undefined;
+}
+
+function auditConditions(
+  filter: AuditFilter,
+  before?: number,
+): { where: string; params: Array<string | number> } {
+  const parts: string[] = [];
+  const params: Array<string | number> = [];
+  const add = (sql: string, value: string | number) => {
+    params.push(value);
+    parts.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.workspaceId) add('workspace_id = ?', filter.workspaceId);
+  if (filter.uploadId) add('upload_id = ?', filter.uploadId);
+  if (filter.donationId) add('donation_id = ?', filter.donationId);
+  if (filter.person) add('person = ?', filter.person);
+  if (filter.since) add('at >= ?', `${checkedDay(filter.since, 'from')}T00:00:00.000Z`);
+  if (filter.until) add('at < ?', dayAfter(checkedDay(filter.until, 'to')));
+  if (before !== undefined) add('seq < ?', before);
+  return { where: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
