@@ -22,6 +22,7 @@ import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 import type { TeamDatabase } from './team/teamTypes';
+import { TeamConnection } from './team/teamConnection';
 
 export interface DeskRuntime {
   services: Services;
@@ -99,8 +100,11 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
-  const team: TeamSource = options.team ?? { current: () => null };
   const identity = platform.identity ?? osIdentity(env);
+  // Team mode when DONATION_DESK_DATABASE_URL names a team database (Settings → Team database too,
+  // once its address is kept there); alone otherwise.
+  const ownTeam = options.team ? null : new TeamConnection({ env, computer: identity.computer() });
+  const team: TeamSource = options.team ?? (ownTeam as TeamConnection);
   const audit = createAuditServices({
     dataDir: platform.dataDir,
     identity,
@@ -253,13 +257,23 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     workspaces,
     audit: audit.trail,
     team,
-    pushAudit: () => (team.current() ? audit.outbox.push() : Promise.resolve(0)),
+    pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
     close: async () => {
       await upload.close();
       await reconcile.close();
       // A command's last entries reach the team's trail before it exits (best effort, as always).
-      if (team.current()) await audit.outbox.push().catch(() => undefined);
+      if (safeCurrent(team)) await audit.outbox.push().catch(() => undefined);
+      await ownTeam?.close();
       await environments.close();
     },
   };
+}
+
+/** The team database in force, or null when there is none or its address cannot be used. */
+function safeCurrent(team: TeamSource): TeamDatabase | null {
+  try {
+    return team.current();
+  } catch {
+    return null;
+  }
 }

@@ -44,7 +44,14 @@ export class AuditTrail {
       donationId: subject.donationId ?? null,
       details,
     });
-    for (const listener of this.written) listener();
+    for (const listener of this.written) {
+      try {
+        listener();
+      } catch (e) {
+        // The entry is written; only what follows it (a copy to the team's trail) is late.
+        this.log(`Audit trail: after "${action}": ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     return seq;
   }
 

@@ -74,7 +74,7 @@ describe('the facts an approver reviews', () => {
 describe('where the shared guard keeps rows', () => {
   it('tells services apart by id and address, the Offline sandbox by id alone', () => {
     expect(environmentKeyOf({ id: 'custom', baseUrl: 'https://giving.example/api/', emulated: false })).toBe(
-      'custom https://giving.example/api',
+      'custom|https://giving.example/api',
     );
     expect(environmentKeyOf({ id: 'offline', baseUrl: 'http://127.0.0.1:5123', emulated: true })).toBe(
       'offline',

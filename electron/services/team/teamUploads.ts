@@ -24,7 +24,7 @@ export function bulkFileSha256(partHashes: readonly string[]): string {
 export function environmentKeyOf(service: { id: string; baseUrl: string; emulated: boolean }): string {
   // The Offline sandbox's address changes with every launch; only its id tells it apart.
   if (service.emulated) return service.id;
-  return `${service.id} ${service.baseUrl.replace(/\/+$/, '')}`;
+  return `${service.id}|${service.baseUrl.replace(/\/+$/, '')}`;
 }
 
 /** How many recipients the review page lists. */
