@@ -9,6 +9,7 @@ import './commands/donations';
 import './commands/report';
 import './commands/db';
 import './commands/audit';
+import './commands/approvals';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

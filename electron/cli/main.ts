@@ -16,6 +16,8 @@ export const EXIT = {
   usage: 2,
   /** The service could not be reached or refused the credentials. */
   service: 3,
+  /** Team mode: the upload is recorded and waits for an approver before anything is sent. */
+  waitingForApproval: 4,
 } as const;
 
 export interface CliIo {
@@ -91,9 +93,12 @@ Global options:
   -v, --version         the version
 
 Credentials come from DONATION_DESK_CLIENT_ID and DONATION_DESK_CLIENT_SECRET, or from the app's settings.
+Team mode: DONATION_DESK_DATABASE_URL (or Settings → Team database) names the team's PostgreSQL database.
 
-Exit codes: 0 done; 1 problems found (invalid rows, an upload in ERROR, totals that do not reconcile);
-2 the file, arguments or configuration cannot be used; 3 the service could not be reached or refused access.`;
+Exit codes: 0 done; 1 problems found (invalid rows, rows already sent, an upload in ERROR or stopped,
+totals that do not reconcile, a decision the team database refused); 2 the file, arguments or
+configuration cannot be used; 3 the service (or the team database) could not be reached or refused
+access; 4 team mode: the upload waits for an approver (nothing was sent yet).`;
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -21,7 +21,8 @@ import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
-import { createTeamServices } from './team/teamServices';
+import { createTeamServices, teamConnectionOf } from './team/teamServices';
+import type { TeamDatabase } from './team/teamTypes';
 import { TeamConnection } from './team/teamConnection';
 
 export interface DeskRuntime {
@@ -32,8 +33,10 @@ export interface DeskRuntime {
   workspaces: WorkspaceStore;
   /** Who did what: every import, edit, upload, correction, dismissal and settings change. */
   audit: AuditTrail;
-  /** Team mode: the shared PostgreSQL database, or none (alone). */
-  team: TeamConnection;
+  /** Team mode: the shared database in force (current() is null alone). */
+  team: TeamSource;
+  /** Team mode: copies this folder's audit entries to the team's trail (resolves when done). */
+  pushAudit(): Promise<number>;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -46,6 +49,13 @@ export interface DeskOptions {
   /** How the Offline sandbox is started; tests may share one emulator. */
   startOffline?: StartOfflineService;
   fetchImpl?: typeof fetch;
+  /** Team mode: where the shared database comes from (default: none, working alone). */
+  team?: TeamSource;
+}
+
+/** The team database in force now, or null alone (TeamConnection answers it from the address in use). */
+export interface TeamSource {
+  current(): TeamDatabase | null;
 }
 
 export { EventBus };
@@ -91,10 +101,21 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     });
   const environments = new Environments(settings, startOffline, options.fetchImpl);
   const events = new EventBus();
+  const identity = platform.identity ?? osIdentity(env);
+  // Team mode: DONATION_DESK_DATABASE_URL wins over Settings → Team database; neither is working alone.
+  const ownTeam = options.team
+    ? null
+    : new TeamConnection({
+        env,
+        settingsUrl: () => settings.teamDatabaseUrl(),
+        computer: identity.computer(),
+      });
+  const team: TeamSource = options.team ?? (ownTeam as TeamConnection);
   const audit = createAuditServices({
     dataDir: platform.dataDir,
-    identity: platform.identity ?? osIdentity(env),
+    identity,
     environment: () => settings.environment(),
+    team: () => team.current(),
   });
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'), audit.workspaceObserver);
   const templates = new TemplateStore(platform.dataDir);
@@ -118,8 +139,12 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     platform,
     checkReplacements: reconcile.checkReplacements,
+    team: () => team.current(),
+    computer: identity.computer(),
     ...fetchOption,
   });
+  // Any edit of a workspace whose upload waits for approval (or is approved, not sent) voids it.
+  workspaces.onEdited((id, version) => upload.workspaceEdited(id, version));
   const search = createSearchServices({
     environments,
     causesThatCannotReceive: reconcile.causesThatCannotReceive,
@@ -127,15 +152,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   });
   const locations = createLocationServices({ dataDir: platform.dataDir, environments, ...fetchOption });
 
-  // Team mode: DONATION_DESK_DATABASE_URL wins over Settings → Team database; neither is working alone.
-  const team = new TeamConnection({
-    env,
-    settingsUrl: () => settings.teamDatabaseUrl(),
-    computer: (platform.identity ?? osIdentity(env)).computer(),
-  });
   // The approvers' notification and the side bar's count: every 30 seconds in the app.
   const teamServices = createTeamServices({
-    connection: team,
+    connection: ownTeam ?? teamConnectionOf(team),
     settings,
     events,
     platform,
@@ -257,12 +276,24 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     workspaces,
     audit: audit.trail,
     team,
+    pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
     close: async () => {
       teamServices.close();
-      await team.close();
       await upload.close();
       await reconcile.close();
+      // A command's last entries reach the team's trail before it exits (best effort, as always).
+      if (safeCurrent(team)) await audit.outbox.push().catch(() => undefined);
+      await ownTeam?.close();
       await environments.close();
     },
   };
+}
+
+/** The team database in force, or null when there is none or its address cannot be used. */
+function safeCurrent(team: TeamSource): TeamDatabase | null {
+  try {
+    return team.current();
+  } catch {
+    return null;
+  }
 }

@@ -15,6 +15,13 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   'single-donation': 'Sent a single donation',
   dismiss: 'Dismissed a declined donation',
   settings: 'Changed settings',
+  // Team mode: written by the team database itself when an upload changes state.
+  submit: 'Submitted an upload to the team',
+  approve: 'Approved an upload',
+  reject: 'Rejected an upload',
+  void: 'Approval void',
+  send: 'Released an approved upload for sending',
+  'team-rule': 'Changed the team’s approval rule',
 };
 
 export function auditActionWord(action: string): string {
@@ -116,7 +123,17 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
     case 'resend': {
       const files = asArray<{ sha256: string }>(d.files);
       const hashes = files.map((f) => f.sha256).join(', ');
-      return `${count(Number(d.rows ?? 0), 'row')}: ${totalsText(asArray(d.totals))} · ${count(files.length, 'file')}, SHA-256 ${hashes}`;
+      const waits = d.outcome === 'waiting-approval' ? ' · waiting for approval' : '';
+      return `${count(Number(d.rows ?? 0), 'row')}: ${totalsText(asArray(d.totals))} · ${count(files.length, 'file')}, SHA-256 ${hashes}${waits}`;
+    }
+    case 'submit':
+    case 'approve':
+    case 'reject':
+    case 'void':
+    case 'send': {
+      const why = d.reason ? ` · ${text(d.reason)}` : '';
+      const by = d.preparer ? ` prepared by ${text(d.preparer)}` : '';
+      return `${quoted(d.workspaceName)}${by}: ${count(Number(d.rows ?? 0), 'row')}, ${totalsText(asArray(d.totals))} · SHA-256 ${text(d.fileSha256)} · now ${text(d.state)}${why}`;
     }
     case 'correct':
       return `Replaced by ${text(d.replacementId)}: ${formatMinor(Number(d.amount), text(d.currencyCode))} to ${text(d.recipientId)}`;

@@ -61,6 +61,32 @@ export const intentViewSchema = z.object({
 });
 export type IntentView = z.infer<typeof intentViewSchema>;
 
+/**
+ * sending: some part has no file at the service yet; following: all sent, some not final;
+ * waiting-approval (team mode): recorded, built and hashed, not sent until an approver approves it.
+ */
+export const uploadStateSchema = z.enum([
+  'waiting-approval',
+  'sending',
+  'following',
+  'processed',
+  'error',
+  'stopped',
+]);
+export type UploadState = z.infer<typeof uploadStateSchema>;
+
+/** Team mode: where the upload's approval stands (null alone, or when the rule asked for none). */
+export const uploadApprovalSchema = z.object({
+  state: z.enum(['submitting', 'waiting', 'approved', 'rejected', 'void', 'sent']),
+  /** The SHA-256 the approval binds to. */
+  fileSha256: z.string(),
+  preparer: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type UploadApproval = z.infer<typeof uploadApprovalSchema>;
+
 export const uploadViewSchema = z.object({
   uploadId: z.string(),
   workspaceId: z.string(),
@@ -70,9 +96,9 @@ export const uploadViewSchema = z.object({
   createdAt: z.string(),
   rows: z.number().int().nonnegative(),
   totals: z.array(currencyTotalSchema),
-  /** sending: some part has no file at the service yet; following: all sent, some not final. */
-  state: z.enum(['sending', 'following', 'processed', 'error', 'stopped']),
+  state: uploadStateSchema,
   stoppedReason: z.string().nullable(),
+  approval: uploadApprovalSchema.nullable(),
   corrects: z.string().nullable(),
   intents: z.array(intentViewSchema),
 });
@@ -84,6 +110,10 @@ export const duplicateFlagSchema = z.object({
   /** The earlier intent (service id when known) and when it went out. */
   intentId: z.string(),
   sentAt: z.string(),
+  /** Team mode, a row another upload of the team holds: whose upload, and from which computer. */
+  sentBy: z.string().optional(),
+  uploadId: z.string().optional(),
+  computer: z.string().optional(),
 });
 
 export const uploadIssueSchema = z.object({

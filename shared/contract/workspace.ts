@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uploadStateSchema } from './uploadChannels';
 
 /** A row of the workspace: `key` is stable for its life; `rowNumber` is the source sheet's (null if added). */
 export const workspaceRowSchema = z.object({
@@ -110,8 +111,8 @@ export const workspaceStandingSchema = z.object({
       uploadId: z.string(),
       createdAt: z.string(),
       environment: z.string(),
-      /** The upload's own state (sending, following, processed, error). */
-      state: z.enum(['sending', 'following', 'processed', 'error', 'stopped']),
+      /** The upload's own state (waiting-approval, sending, following, processed, error, stopped). */
+      state: uploadStateSchema,
       /** The rejected bulk intent to repair (needs-repair only). */
       intentId: z.string().nullable(),
     })

@@ -39,7 +39,7 @@ export function runCliProcess(
   emu: RunningEmulator,
   args: string[],
   dataDir: string,
-  options: { killAfterMs?: number; timeoutMs?: number } = {},
+  options: { killAfterMs?: number; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   const { killAfterMs, timeoutMs = 90_000 } = options;
   return new Promise((resolve) => {
@@ -57,6 +57,7 @@ export function runCliProcess(
           DONATION_DESK_POLL_MIN_MS: '100',
           DONATION_DESK_POLL_MAX_MS: '400',
           DONATION_DESK_UPLOAD_GRACE_MS: '1000',
+          ...options.env,
         },
       },
     );

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { auditFilterSchema, type AuditFilter } from '../../../shared/contract/auditChannels';
+import {
+  auditFilterSchema,
+  type AuditEntry,
+  type AuditFilter,
+} from '../../../shared/contract/auditChannels';
 import { describeAuditEntry } from '../../../shared/audit/describeAuditEntry';
 import { DeskFailure } from '../../../shared/result';
 import { count } from '../../../shared/i18n';
@@ -8,7 +12,9 @@ import { AuditStore } from '../../services/audit/auditStore';
 import { exportAudit } from '../../services/audit';
 import { DATABASE_FILE, DeskDatabase } from '../../services/db/deskDatabase';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, commandArgs, registerCommand } from '../main';
+import type { DeskRuntime } from '../../services';
+import type { TeamDatabase } from '../../services/team/teamTypes';
+import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
 
 const USAGE = `donation-desk audit [--upload ID] [--workspace ID] [--donation ID] [--person NAME]
                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json] --out FILE.xlsx|FILE.csv
@@ -18,8 +24,12 @@ when), newest first, to an xlsx or CSV file chosen by FILE's extension. The filt
 one upload, workspace, donation or person, and to whole days in UTC (--since and --until included).
 With --json and no --out, prints the entries as JSON instead ({"entries": [...]}, details as recorded);
 with --json and --out, prints {"ok", "path", "format", "entries"}.
+In team mode (DONATION_DESK_DATABASE_URL) it is the team's trail: every computer's entries, with
+the person as the database login, and the submissions, approvals, rejections and sends the team
+database wrote itself. This folder's newest entries are copied to it first.
 Exit codes: 0 written (also when no entry matched); 2 the arguments cannot be used (no --out,
-an extension other than .xlsx or .csv, a date that is not YYYY-MM-DD) or the folder has no database yet.`;
+an extension other than .xlsx or .csv, a date that is not YYYY-MM-DD) or the folder has no database yet;
+3 the team database could not be reached.`;
 
 registerCommand('audit', {
   summary: 'The audit trail (who did what, when) to an xlsx or CSV file for the auditors.',
@@ -70,6 +80,13 @@ registerCommand('audit', {
       );
       return EXIT.usage;
     }
+    // Team mode: the team's trail (this folder's entries copied to it first), who = the database login.
+    // Alone, the trail is read straight from the folder's database, without starting the app's services.
+    if (ctx.io.env.DONATION_DESK_DATABASE_URL) {
+      const desk = await ctx.runtime();
+      const team = desk.team.current();
+      if (team) return teamAudit(ctx, desk, team, filter, format, values.out);
+    }
     const db = DeskDatabase.open(ctx.dataDir);
     try {
       const store = new AuditStore(db);
@@ -98,3 +115,35 @@ registerCommand('audit', {
     }
   },
 });
+
+async function teamAudit(
+  ctx: CliContext,
+  desk: DeskRuntime,
+  team: TeamDatabase,
+  filter: AuditFilter,
+  format: string | null,
+  out: string | undefined,
+): Promise<number> {
+  let entries: AuditEntry[];
+  try {
+    await desk.pushAudit();
+    entries = await team.audit.all(filter);
+  } catch (e) {
+    ctx.io.err(`The team's audit trail could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return e instanceof DeskFailure && e.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.service;
+  }
+  if (!format || !out) {
+    ctx.io.out(JSON.stringify({ entries }, null, 2));
+    return EXIT.ok;
+  }
+  const file = await exportAudit(entries, filter, format as 'xlsx' | 'csv');
+  const path = resolve(out);
+  await writeFileAtomic(path, file.bytes);
+  if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, path, format, entries: file.entries }, null, 2));
+  else {
+    ctx.io.out(`Wrote ${count(file.entries, 'entry', 'entries')} of the team's audit trail (${team.server}) to ${path}.`);
+    const newest = entries[0];
+    if (newest) ctx.io.out(`Newest: ${newest.at} ${newest.person} — ${describeAuditEntry(newest)}`);
+  }
+  return EXIT.ok;
+}

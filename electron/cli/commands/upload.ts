@@ -14,8 +14,9 @@ import { workspaceNameFor } from '../../../shared/spreadsheet/sourceNames';
 
 /*
  * Exit codes of upload, status, errors and resume: 0 done (PROCESSED, or sent when not waiting);
- * 1 problems (invalid rows, rows already sent, an upload that ended in ERROR, errors listed);
- * 2 the file, the mapping or the arguments cannot be used; 3 the service could not be reached or refused.
+ * 1 problems (invalid rows, rows already sent, an upload that ended in ERROR or was stopped, errors
+ * listed); 2 the file, the mapping or the arguments cannot be used; 3 the service (or the team
+ * database) could not be reached or refused; 4 team mode: waiting for an approver, nothing sent yet.
  */
 
 const SERVICE_CODES = new Set([
@@ -26,6 +27,7 @@ const SERVICE_CODES = new Set([
   'AMBIGUOUS',
   'UPLOAD_FAILED',
   'NOT_CONFIGURED',
+  'TEAM_UNAVAILABLE',
 ]);
 const PROBLEM_CODES = new Set([
   'INVALID_ROWS',
@@ -77,6 +79,7 @@ async function waitForUploads(
     );
     const open = uploads.filter(
       (u) =>
+        u.state === 'waiting-approval' ||
         u.state === 'sending' ||
         u.state === 'following' ||
         u.intents.some((i) => i.state === 'ERROR' && i.donations === null),
@@ -119,14 +122,44 @@ function printUploads(ctx: CliContext, uploads: UploadView[], extra: Record<stri
     ctx.io.out(
       `Upload ${u.uploadId} of “${u.workspaceName}”: ${u.state}, ${count(u.rows, 'row')}${totals ? `, ${totals}` : ''}`,
     );
+    if (u.approval) ctx.io.out(`  ${approvalWords(u)}`);
+    if (u.state === 'stopped' && u.stoppedReason) ctx.io.out(`  Stopped: ${u.stoppedReason}`);
     for (const i of u.intents) ctx.io.out(describeIntent(i));
+  }
+}
+
+/** Where a team upload's approval stands, in words. */
+function approvalWords(u: UploadView): string {
+  const a = u.approval;
+  if (!a) return '';
+  const by = a.decidedBy ? ` by ${a.decidedBy}` : '';
+  const why = a.reason ? ` (${a.reason})` : '';
+  switch (a.state) {
+    case 'submitting':
+      return 'Approval: not yet recorded by the team database.';
+    case 'waiting':
+      return `Approval: waiting for an approver (prepared by ${a.preparer ?? 'you'}; file SHA-256 ${a.fileSha256}).`;
+    case 'approved':
+      return a.decidedBy ? `Approval: approved${by}${why}.` : 'Approval: none needed under the team’s rule.';
+    case 'rejected':
+      return `Approval: rejected${by}${why}.`;
+    case 'void':
+      return `Approval: void${why}.`;
+    case 'sent':
+      return a.decidedBy ? `Approval: approved${by}${why}; sent.` : 'Approval: none needed; sent.';
   }
 }
 
 function uploadExit(uploads: UploadView[], waited: boolean): number {
   if (uploads.some((u) => u.state === 'error' || u.state === 'stopped')) return EXIT.problems;
+  if (uploads.some((u) => u.state === 'waiting-approval')) return EXIT.waitingForApproval;
   if (waited && uploads.some((u) => u.state !== 'processed')) return EXIT.service;
   return EXIT.ok;
+}
+
+/** The words of exit code 4, for `upload` and `resume`. */
+function waitingWords(u: UploadView): string {
+  return `Waiting for approval: upload ${u.uploadId} of “${u.workspaceName}” (${count(u.rows, 'row')}) was recorded, built and hashed, and nothing was sent. An approver runs: donation-desk approve ${u.uploadId}. Once approved, this computer sends it (the app, or donation-desk resume).`;
 }
 
 registerCommand('upload', {
@@ -135,9 +168,14 @@ registerCommand('upload', {
 
 Reads the sheet, maps its columns (the template in --mapping, else the automatic suggestion), checks
 every row with the same rules as the app, and uploads the valid rows. Rows with errors stop the upload
-unless --skip-invalid; rows already sent before stop it unless --confirm-duplicates.
-Exit codes: 0 sent (with --wait: processed); 1 invalid rows, rows already sent, or the upload ended in
-ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not be reached or refused.`,
+unless --skip-invalid; rows already sent before (from this computer, or in team mode by anyone in the
+team) stop it unless --confirm-duplicates.
+Team mode (DONATION_DESK_DATABASE_URL): when the team's rule asks for an approval, the upload is
+recorded and waits; nothing is sent until an approver approves it. With --wait the command waits for
+the decision, then sends and follows; without, it exits 4 and donation-desk resume sends it later.
+Exit codes: 0 sent (with --wait: processed); 1 invalid rows, rows already sent, the upload ended in
+ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments cannot be used;
+3 the service or the team database could not be reached or refused; 4 waiting for approval.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, {
       mapping: { type: 'string' },
@@ -193,6 +231,20 @@ ERROR; 2 the file, mapping or arguments cannot be used; 3 the service could not 
       return exitFor(e);
     }
     for (const p of started.problems) ctx.io.err(p);
+    if (started.upload.state === 'waiting-approval') {
+      if (!parsed.values.wait) {
+        printUploads(ctx, [started.upload], {
+          workspaceId: workspace.id,
+          problems: started.problems,
+          waitingForApproval: true,
+        });
+        ctx.io.err(waitingWords(started.upload));
+        return EXIT.waitingForApproval;
+      }
+      ctx.io.err(
+        `Upload ${started.uploadId} waits for an approver (donation-desk approve ${started.uploadId}); waiting for the decision…`,
+      );
+    }
     const uploads = parsed.values.wait
       ? await waitForUploads(ctx, desk, [started.uploadId])
       : [started.upload];
@@ -315,7 +367,11 @@ Exit codes: 1 errors were listed; 0 none; 2 unknown intent or not in ERROR; 3 th
 registerCommand('resume', {
   summary: 'Finish what an interrupted run left: send unsent files, follow open bulk intents.',
   usage: `donation-desk resume [--wait] [--json]
-Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR; 3 the service could not be reached.`,
+Team mode: sends uploads an approver has approved; those still waiting stay unsent (with --wait, it
+waits for their decision too).
+Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR or was
+stopped (rejected, approval void); 3 the service or the team database could not be reached;
+4 some upload still waits for approval.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const desk = await ctx.runtime();
@@ -323,6 +379,7 @@ Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended
       ? await waitForUploads(ctx, desk, null)
       : await call(desk, 'upload.list', {});
     printUploads(ctx, uploads);
+    for (const u of uploads) if (u.state === 'waiting-approval') ctx.io.err(waitingWords(u));
     return uploadExit(uploads, parsed.values.wait === true);
   },
 });

@@ -20,13 +20,20 @@ export class AuditTrail {
     private readonly log: (message: string) => void = (m) => console.error(m),
   ) {}
 
+  private readonly written: Array<() => void> = [];
+
+  /** Called after each entry is written (team mode copies it to the team's trail in the background). */
+  onWritten(listener: () => void): void {
+    this.written.push(listener);
+  }
+
   record(
     action: AuditAction,
     subject: AuditSubject,
     details: Record<string, unknown>,
     environment?: string,
   ): number {
-    return this.store.insert({
+    const seq = this.store.insert({
       at: new Date().toISOString(),
       person: this.identity.person(),
       computer: this.identity.computer(),
@@ -37,6 +44,15 @@ export class AuditTrail {
       donationId: subject.donationId ?? null,
       details,
     });
+    for (const listener of this.written) {
+      try {
+        listener();
+      } catch (e) {
+        // The entry is written; only what follows it (a copy to the team's trail) is late.
+        this.log(`Audit trail: after "${action}": ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return seq;
   }
 
   /**

@@ -73,13 +73,26 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
 
   const uploadDetails = (uploadId: string, upload: ChannelResponse<'upload.start'>['upload']) => {
     const group = options.uploadGroup(uploadId);
+    // Team mode: recorded, built and hashed, but held until an approver approves it.
+    const waiting = upload.state === 'waiting-approval';
     return {
-      outcome: 'sent',
+      outcome: waiting ? 'waiting-approval' : 'sent',
       workspaceName: upload.workspaceName,
       rows: upload.rows,
       totals: upload.totals,
       corrects: upload.corrects,
-      files: upload.intents.map((intent) => {
+      ...(upload.approval ? { fileSha256: upload.approval.fileSha256, approval: upload.approval.state } : {}),
+      files: (waiting && group
+        ? group.parts.map((part) => ({
+            part: part.index,
+            intentId: null,
+            rows: part.rowKeys.length,
+            totals: part.totals,
+            sha256: part.fileHash,
+            bytes: part.fileBytes,
+            rowNumbers: part.rowNumbers,
+          }))
+        : null) ?? upload.intents.map((intent) => {
         const part = group?.parts.find((p) => p.index === intent.part);
         return {
           part: intent.part,

@@ -198,6 +198,20 @@ export const MIGRATIONS: readonly Migration[] = [
         FROM donation GROUP BY 1, 2, 3, 4, 5, 6;
     `,
   },
+
+  // ── Version 4: team mode's outbox for the audit trail. ──
+  {
+    version: 4,
+    summary: 'the data folder id and the team audit outbox',
+    sql: `
+      -- A stable id of this data folder, made once: the origin of its entries in a team's trail.
+      CREATE TABLE folder_identity (id TEXT NOT NULL PRIMARY KEY);
+      INSERT INTO folder_identity (id) VALUES (lower(hex(randomblob(16))));
+      -- Per team database (host:port/database), the last local audit seq copied to its trail. The
+      -- audit table itself stays insert-only: what has been pushed is remembered here instead.
+      CREATE TABLE team_outbox (server TEXT NOT NULL PRIMARY KEY, pushed_seq INTEGER NOT NULL);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -21,6 +21,22 @@ export const ledgerPartSchema = z.object({
 });
 export type LedgerPart = z.infer<typeof ledgerPartSchema>;
 
+export const ledgerApprovalSchema = z.object({
+  /** host:port/database of the team database it was submitted to. */
+  server: z.string(),
+  /** The bulk file's SHA-256 the approval binds to (see bulkFileSha256). */
+  fileSha256: z.string(),
+  /** Whether the team's rule asked for an approval when it was submitted. */
+  needed: z.boolean(),
+  /** 'submitting' until the database has recorded it. */
+  state: z.enum(['submitting', 'waiting', 'approved', 'rejected', 'void', 'sent']),
+  preparer: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type LedgerApproval = z.infer<typeof ledgerApprovalSchema>;
+
 /** An upload: one press of "Upload" (or one "send corrected"), split into parts. Written once, then only stopped. */
 export const ledgerGroupSchema = z.object({
   id: z.string(),
@@ -41,8 +57,17 @@ export const ledgerGroupSchema = z.object({
   replaces: z.array(z.object({ rowKey: z.number().int(), donationId: z.string() })).default([]),
   /** Set when sending gave up for good (the upload host refused the file); a restart does not retry it. */
   stopped: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  /**
+   * Team mode: the upload as submitted to the team database, and where its approval stood when this
+   * computer last asked. Null alone (and in every ledger written before team mode). No part is sent
+   * until the database accepts `markSent` for `fileSha256`.
+   */
+  approval: ledgerApprovalSchema.nullable().default(null),
 });
-export type LedgerGroup = z.infer<typeof ledgerGroupSchema>;
+/** `approval` may be missing in records written before team mode (they are read without parsing). */
+export type LedgerGroup = Omit<z.infer<typeof ledgerGroupSchema>, 'approval'> & {
+  approval?: LedgerApproval | null;
+};
 
 /**
  * A part as readers that never match rows see it (Reconcile's pages, totals and report): without

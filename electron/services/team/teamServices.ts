@@ -14,6 +14,36 @@ export interface TeamConnectionLike {
   test(url?: string): Promise<ChannelResponse<'team.test'>>;
 }
 
+/**
+ * A team connection from a plain source of the database in force (tests and hosts that bring their
+ * own): its status is asked of the database itself; testing another address needs the app's own.
+ */
+export function teamConnectionOf(source: { current(): TeamDatabase | null }): TeamConnectionLike {
+  return {
+    current: () => source.current(),
+    status: async () => {
+      const db = source.current();
+      if (!db) return { mode: 'alone' };
+      const base = { mode: 'team' as const, server: db.server, source: 'environment' as const };
+      try {
+        const who = await db.who();
+        const rule = await db.rule().catch(() => null);
+        return { ...base, reachable: true, login: who.login, roles: who.roles, problem: null, rule };
+      } catch (e) {
+        const problem = e instanceof DeskFailure ? e.message : 'The team database could not be used.';
+        return { ...base, reachable: false, login: null, roles: [], problem, rule: null };
+      }
+    },
+    test: async () => ({
+      ok: false,
+      server: '',
+      login: null,
+      roles: [],
+      message: 'Testing an address needs the app’s own team connection.',
+    }),
+  };
+}
+
 export interface TeamServicesOptions {
   connection: TeamConnectionLike;
   settings: SettingsService;

@@ -7,6 +7,7 @@ import type { ServiceClient } from '../api/serviceClient';
 import type { LedgerStore } from '../ledger/ledgerStore';
 import type { LedgerIntent } from '../ledger/ledgerSchema';
 import type { BackoffPolicy } from '../api/backoff';
+import type { TeamDatabase } from '../team/teamTypes';
 import { intentView } from './views';
 
 export interface PollPolicy {
@@ -43,6 +44,13 @@ export interface UploadContext {
    * dismissed, or already in another upload). Absent: such rows are refused.
    */
   checkReplacements?: CheckReplacements;
+  /**
+   * Team mode: the shared database in force now, or null alone. Asked at each use, so a database
+   * set in Settings while the app runs takes effect at the next upload.
+   */
+  team?: () => TeamDatabase | null;
+  /** This computer's name, as the team's uploads record it. */
+  computer?: string;
 }
 
 export type CheckReplacements = (

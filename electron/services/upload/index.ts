@@ -7,7 +7,8 @@ import type { EventBus } from '../eventBus';
 import type { PlatformAdapter } from '../platform';
 import type { WorkspaceStore } from '../workspaces/workspaceStore';
 import { ServiceClient, DEFAULT_RETRY, type RetryOptions } from '../api/serviceClient';
-import { LedgerStore } from '../ledger/ledgerStore';
+import { LedgerStore, readLedgerRecords } from '../ledger/ledgerStore';
+import type { TeamDatabase } from '../team/teamTypes';
 import type { CheckReplacements, PollPolicy, UploadContext } from './context';
 import { UploadEngine } from './uploadEngine';
 
@@ -21,6 +22,11 @@ export interface UploadServices {
   resume(): void;
   /** Resolves when every upload in the ledger has reached PROCESSED or ERROR (CLI --wait, tests). */
   waitUntilSettled(options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
+  /**
+   * Team mode: a workspace was edited. Its upload waiting for approval, or approved and not sent,
+   * is voided in the team database and stopped here. Best effort: never throws.
+   */
+  workspaceEdited(workspaceId: string, version: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,11 @@ export interface UploadDeps {
   sleep?: (ms: number) => Promise<void>;
   /** See UploadContext.checkReplacements: the reconcile services answer it. */
   checkReplacements?: CheckReplacements;
+  /** Team mode: the shared database in force now, or null alone (see UploadContext.team). */
+  team?: () => TeamDatabase | null;
+  /** This computer's name, recorded with each upload submitted to the team. */
+  computer?: string;
+  log?: (message: string) => void;
 }
 
 const DEFAULT_POLL: PollPolicy = { minMs: 3_000, maxMs: 60_000, factor: 1.6 };
@@ -101,6 +112,8 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
         uploadGraceMs,
         startedAt: (deps.now ?? Date.now)(),
         ...(deps.checkReplacements ? { checkReplacements: deps.checkReplacements } : {}),
+        ...(deps.team ? { team: deps.team } : {}),
+        ...(deps.computer ? { computer: deps.computer } : {}),
       };
       return new UploadEngine(ctx);
     });
@@ -138,6 +151,34 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       while (!e.settled()) {
         if (options.signal?.aborted || closed) return;
         await sleep(options.pollMs ?? 250);
+      }
+    },
+    async workspaceEdited(workspaceId, version) {
+      const team = deps.team?.() ?? null;
+      if (!team || !existsSync(join(deps.dataDir, 'uploads'))) return;
+      const log = deps.log ?? ((m: string) => console.error(m));
+      try {
+        const e = await ready();
+        await e.workspaceEdited(workspaceId, version);
+        return;
+      } catch {
+        // The ledger is held by another process (a command running beside the app): void in the team
+        // database only; the process that holds the ledger learns it at its next try to send.
+      }
+      try {
+        const { groups } = await readLedgerRecords(join(deps.dataDir, 'uploads'));
+        for (const g of groups) {
+          if (g.workspaceId !== workspaceId || g.stopped || !g.approval) continue;
+          if (!['submitting', 'waiting', 'approved'].includes(g.approval.state)) continue;
+          await team.voidUpload(
+            g.id,
+            `the workspace was edited after it was submitted for approval (version ${version}, ${new Date().toISOString()})`,
+          );
+        }
+      } catch (e) {
+        log(
+          `Team database: an approval of workspace ${workspaceId} could not be voided after an edit: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     },
     async close() {

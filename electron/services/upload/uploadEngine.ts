@@ -9,7 +9,11 @@ import { DeskFailure } from '../../../shared/result';
 import { backoffDelay } from '../api/backoff';
 import { writeFileAtomic } from '../storage/atomicFile';
 import { sentFingerprints } from '../ledger/duplicateGuard';
-import type { LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSchema';
+import { SENT_STATES } from '../ledger/ledgerSchema';
+import type { TeamDatabase, TeamUpload } from '../team/teamTypes';
+import type { SentElsewhere } from '../team/teamTypes';
+import { bulkFileSha256, environmentKeyOf, reviewFacts, totalsOverParts } from '../team/teamUploads';
 import { gzipBulkFile } from './compress';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, applyRemote, needsFollowing } from './follower';
@@ -46,6 +50,8 @@ export class UploadEngine {
   private resumeFailures = 0;
   private resumeRun: Promise<void> | null = null;
   private readonly notified = new Set<string>();
+  /** Why the team database refused to release an approved upload, for the caller that asked. */
+  private readonly gateProblems = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly ctx: UploadContext) {
@@ -128,18 +134,51 @@ export class UploadEngine {
   private async duplicates(
     ready: readonly ReadyRow[],
   ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
-    const sent = sentFingerprints(
-      this.ctx.ledger.allGroups(),
-      this.ctx.ledger.allIntents(),
-      await this.ctx.environments.describe(),
-    );
+    const service = await this.ctx.environments.describe();
+    const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents(), service);
+    const team = this.ctx.team?.() ?? null;
+    const elsewhere = team
+      ? await this.teamCall(() =>
+          team.sentElsewhere(
+            environmentKeyOf(service),
+            ready.filter((r) => !sent.has(r.fingerprint)).map((r) => r.fingerprint),
+          ),
+        )
+      : new Map<string, SentElsewhere>();
     const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
     for (const row of ready) {
       const hit = sent.get(row.fingerprint);
       if (hit)
         flags.push({ rowKey: row.key, row: row.rowNumber, intentId: hit.intentId, sentAt: hit.sentAt });
+      const other = hit ? undefined : elsewhere.get(row.fingerprint);
+      if (other)
+        flags.push({
+          rowKey: row.key,
+          row: row.rowNumber,
+          intentId: other.uploadId,
+          sentAt: other.at,
+          sentBy: other.sentBy,
+          uploadId: other.uploadId,
+          computer: other.computer,
+        });
     }
     return flags;
+  }
+
+  /**
+   * A call to the team database: what it refuses comes back as the DeskFailure it threw; anything
+   * else (the server cannot be reached) says so plainly, since sending needs the team database.
+   */
+  private async teamCall<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof DeskFailure) throw e;
+      throw new DeskFailure(
+        'TEAM_UNAVAILABLE',
+        `The team database could not be reached (${e instanceof Error ? e.message : String(e)}). Preparing and checking work without it; uploading waits until it answers.`,
+      );
+    }
   }
 
   async preview({
@@ -206,7 +245,7 @@ export class UploadEngine {
     validated: ValidatedWorkspace,
     skipInvalid: boolean | undefined,
     confirm: 'all' | number[] | undefined,
-  ): Promise<ReadyRow[]> {
+  ): Promise<{ rows: ReadyRow[]; duplicates: ChannelResponse<'upload.preview'>['duplicates'] }> {
     if (validated.mappingProblems.length) {
       throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
         problems: validated.mappingProblems,
@@ -225,16 +264,19 @@ export class UploadEngine {
     const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
     if (unconfirmed.length) {
       const first = unconfirmed[0] as (typeof unconfirmed)[number];
+      const where = first.sentBy
+        ? `by ${first.sentBy} on ${first.sentAt.slice(0, 10)} (upload ${first.uploadId}${first.computer ? ` from ${first.computer}` : ''})`
+        : `in bulk ${first.intentId} on ${first.sentAt.slice(0, 10)}`;
       throw new DeskFailure(
         'DUPLICATES',
-        `${count(unconfirmed.length, 'row')} ${plural(unconfirmed.length, { one: 'was', other: 'were' })} already sent (for example row ${first.row ?? first.rowKey} in bulk ${first.intentId} on ${first.sentAt.slice(0, 10)}). Confirm them to send them again, or remove them.`,
+        `${count(unconfirmed.length, 'row')} ${plural(unconfirmed.length, { one: 'was', other: 'were' })} already sent (for example row ${first.row ?? first.rowKey} ${where}). Confirm them to send them again, or remove them.`,
         { duplicates: unconfirmed },
       );
     }
     if (validated.ready.length === 0) {
       throw new DeskFailure('NOTHING_TO_SEND', 'There are no valid rows to upload.');
     }
-    return validated.ready;
+    return { rows: validated.ready, duplicates: flags };
   }
 
   /**
@@ -260,6 +302,7 @@ export class UploadEngine {
     rows: readonly ReadyRow[],
     corrects: string | null,
     id: string,
+    team: TeamDatabase | null = null,
   ): Promise<LedgerGroup> {
     const env = await this.environmentKey();
     const workspaceId = validated.workspace.id;
@@ -300,14 +343,247 @@ export class UploadEngine {
       corrects,
       replaces: replaces.map(({ rowKey, donationId }) => ({ rowKey, donationId })),
       stopped: null,
+      // Recorded before the team database hears of it: never sent while 'submitting'.
+      approval: team
+        ? {
+            server: team.server,
+            fileSha256: bulkFileSha256(parts.map((p) => p.fileHash)),
+            needed: true,
+            state: 'submitting',
+            preparer: null,
+            decidedBy: null,
+            decidedAt: null,
+            reason: null,
+          }
+        : null,
     };
     await this.ctx.ledger.putGroup(group);
     return group;
   }
 
+  /**
+   * Team mode: claims the upload's rows in the shared guard and submits it with what an approver
+   * reviews. The database applies the team's rule and answers whether it waits for an approval.
+   * Refused rows (claimed meanwhile by another upload) or an unreachable server stop the upload
+   * before anything is sent.
+   */
+  private async submitToTeam(
+    team: TeamDatabase,
+    group: LedgerGroup,
+    validated: ValidatedWorkspace,
+    rows: readonly ReadyRow[],
+    confirmed: ReadonlySet<string> | 'all',
+    alreadyOut: number,
+  ): Promise<LedgerGroup> {
+    const approval = group.approval as LedgerApproval;
+    const env = await this.environmentKey();
+    const environmentKey = environmentKeyOf(env);
+    try {
+      const refused = await this.teamCall(() =>
+        team.claimRows(
+          group.id,
+          environmentKey,
+          rows.map((r) => r.fingerprint),
+          confirmed,
+        ),
+      );
+      if (refused.length) {
+        const first = refused[0] as (typeof refused)[number];
+        const row = rows.find((r) => r.fingerprint === first.fingerprint);
+        throw new DeskFailure(
+          'DUPLICATES',
+          `${count(refused.length, 'row')} ${plural(refused.length, { one: 'was', other: 'were' })} already sent (for example row ${row?.rowNumber ?? row?.key ?? '?'} by ${first.sentBy} on ${first.at.slice(0, 10)} (upload ${first.uploadId} from ${first.computer})). Confirm them to send them again, or remove them.`,
+          {
+            duplicates: refused.map((r) => {
+              const hit = rows.find((x) => x.fingerprint === r.fingerprint);
+              return {
+                rowKey: hit?.key ?? null,
+                row: hit?.rowNumber ?? null,
+                intentId: r.uploadId,
+                sentAt: r.at,
+                sentBy: r.sentBy,
+                uploadId: r.uploadId,
+                computer: r.computer,
+              };
+            }),
+          },
+        );
+      }
+      const submitted = await this.teamCall(() =>
+        team.submit({
+          id: group.id,
+          workspaceName: group.workspaceName,
+          environment: group.environment,
+          environmentKey,
+          computer: this.ctx.computer ?? 'unknown computer',
+          fileSha256: approval.fileSha256,
+          rows: rows.length,
+          totals: totalsOverParts(group.parts),
+          review: reviewFacts(
+            rows.map((r) => r.donation),
+            {
+              createdAt: group.createdAt,
+              alreadyOut,
+              warnings: validated.workspace.source.warnings ?? [],
+              leftOut: validated.invalid.length,
+            },
+          ),
+        }),
+      );
+      return await this.noteTeamState(group, submitted);
+    } catch (e) {
+      await this.stopGroup(
+        group,
+        `Not submitted to the team database: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      throw e;
+    }
+  }
+
+  /** Writes where the team's record of the upload stands into the local group. */
+  private async noteTeamState(group: LedgerGroup, known: TeamUpload): Promise<LedgerGroup> {
+    const current = this.ctx.ledger.group(group.id) ?? group;
+    const before = current.approval as LedgerApproval;
+    const approval: LedgerApproval = {
+      ...before,
+      // An upload that never waited was let through by the rule, not by a person.
+      needed: before.state === 'submitting' ? known.state === 'waiting' : before.needed,
+      state: known.state,
+      preparer: known.preparer,
+      decidedBy: known.decidedBy,
+      decidedAt: known.decidedAt,
+      reason: known.reason,
+    };
+    if (JSON.stringify(approval) === JSON.stringify(before)) return current;
+    const next = { ...current, approval };
+    await this.ctx.ledger.putGroup(next);
+    return next;
+  }
+
+  private async stopGroup(group: LedgerGroup, reason: string): Promise<LedgerGroup> {
+    const current = this.ctx.ledger.group(group.id) ?? group;
+    if (current.stopped) return current;
+    const next = { ...current, stopped: { at: new Date(this.ctx.now()).toISOString(), reason } };
+    await this.ctx.ledger.putGroup(next);
+    return next;
+  }
+
+  /** Whether some part of the upload has no file at the service yet. */
+  private unsent(group: LedgerGroup): boolean {
+    return group.parts.some((p) => {
+      const current = this.ctx.ledger
+        .intentsOf(group.id, p.index)
+        .filter((i) => i.state !== 'abandoned')
+        .at(-1);
+      return !current || !SENT_STATES.has(current.state as never);
+    });
+  }
+
+  /**
+   * Team mode, right before anything is sent: the database marks the upload sent for exactly the
+   * file approved, or refuses. Refused while it waits: nothing is sent and a later resume asks again.
+   * Rejected or void: the upload is stopped with the reason and its rows no longer count as out.
+   */
+  private async teamGate(group: LedgerGroup): Promise<'go' | 'wait' | 'stopped'> {
+    const approval = group.approval as LedgerApproval;
+    if (approval.state === 'sent') return 'go';
+    const team = this.ctx.team?.() ?? null;
+    if (!team) return 'wait';
+    try {
+      const sent = await team.markSent(group.id, approval.fileSha256);
+      await this.noteTeamState(group, sent);
+      return 'go';
+    } catch (refusal) {
+      let known: TeamUpload | null;
+      try {
+        known = await team.upload(group.id);
+      } catch {
+        return 'wait';
+      }
+      if (!known) {
+        await this.stopGroup(
+          group,
+          'The team database has no record of this upload, so it was not sent. Upload the workspace again.',
+        );
+        return 'stopped';
+      }
+      const noted = await this.noteTeamState(group, known);
+      switch (known.state) {
+        case 'sent':
+          return 'go';
+        case 'rejected':
+          await this.stopGroup(
+            noted,
+            `Approval rejected by ${known.decidedBy ?? 'an approver'}${known.reason ? `: ${known.reason}` : ''}`,
+          );
+          return 'stopped';
+        case 'void':
+          await this.stopGroup(noted, `Approval void: ${known.reason ?? 'the upload was voided'}`);
+          return 'stopped';
+        case 'approved':
+          // Approved, yet refused: a file other than the one approved, or the server busy. Ask again later.
+          this.gateProblems.set(
+            group.id,
+            refusal instanceof Error ? refusal.message : 'The team database refused to release it.',
+          );
+          return 'wait';
+        default:
+          return 'wait';
+      }
+    }
+  }
+
+  /**
+   * An edit of a workspace whose upload waits for approval, or is approved and not sent yet: that
+   * approval no longer holds. Voided in the team database and stopped here.
+   */
+  async workspaceEdited(workspaceId: string, version: number): Promise<void> {
+    const open = this.ctx.ledger
+      .allGroups()
+      .filter(
+        (g) =>
+          g.workspaceId === workspaceId &&
+          !g.stopped &&
+          g.approval &&
+          ['submitting', 'waiting', 'approved'].includes(g.approval.state),
+      );
+    if (open.length === 0) return;
+    const team = this.ctx.team?.() ?? null;
+    for (const group of open) {
+      await this.withGroupLock(group.id, async () => {
+        const current = this.ctx.ledger.group(group.id) ?? group;
+        if (current.stopped || current.approval?.state === 'sent' || !this.unsent(current)) return;
+        const at = new Date(this.ctx.now()).toISOString();
+        const reason = `the workspace was edited after it was submitted for approval (version ${version}, ${at})`;
+        let noted = current;
+        if (team) {
+          const known = await team.voidUpload(group.id, reason).catch(() => null);
+          if (known) noted = await this.noteTeamState(current, known);
+        }
+        await this.stopGroup(noted, `Approval void: ${reason}`);
+      });
+    }
+  }
+
   /** Sends every part not yet at the service; problems are reported and retried in the background. */
   private async sendGroup(group: LedgerGroup): Promise<string[]> {
     const problems: string[] = [];
+    if (group.approval && !group.stopped && this.unsent(group)) {
+      const gate = await this.withGroupLock(group.id, () =>
+        this.teamGate(this.ctx.ledger.group(group.id) ?? group),
+      );
+      if (gate === 'stopped') {
+        const reason = this.ctx.ledger.group(group.id)?.stopped?.reason;
+        return reason ? [reason] : [];
+      }
+      if (gate === 'wait') {
+        // Waiting for an approver is not a problem: the resume loop asks the database again later.
+        this.scheduleResume();
+        const problem = this.gateProblems.get(group.id);
+        this.gateProblems.delete(group.id);
+        return problem ? [problem] : [];
+      }
+    }
     for (const part of group.parts) {
       try {
         await this.withGroupLock(group.id, () =>
@@ -354,9 +630,19 @@ export class UploadEngine {
         undefined,
         (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
-      const rows = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
+      const { rows, duplicates } = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
       await this.checkReplacements(rows);
-      const group = await this.record(validated, rows, null, uploadId);
+      const team = this.ctx.team?.() ?? null;
+      let group = await this.record(validated, rows, null, uploadId, team);
+      if (team) {
+        // Only flagged rows were confirmed (admit refused the rest): those may go again.
+        const flagged = new Set(duplicates.map((d) => d.rowKey));
+        const confirmed =
+          input.confirmDuplicates === 'all'
+            ? 'all'
+            : new Set(rows.filter((r) => flagged.has(r.key)).map((r) => r.fingerprint));
+        group = await this.submitToTeam(team, group, validated, rows, confirmed, flagged.size);
+      }
       const problems = await this.sendGroup(group);
       return { uploadId: group.id, upload: this.view(group.id), problems };
     });
@@ -369,8 +655,19 @@ export class UploadEngine {
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
-      const rows = await this.admit(validated, input.skipInvalid, undefined);
-      const corrected = await this.record(validated, rows, failed.serviceId, randomUUID());
+      const { rows } = await this.admit(validated, input.skipInvalid, undefined);
+      const team = this.ctx.team?.() ?? null;
+      let corrected = await this.record(validated, rows, failed.serviceId, randomUUID(), team);
+      // The failed bulk's own rows are claimed by its upload: this one finishes it, so they may go again.
+      if (team)
+        corrected = await this.submitToTeam(
+          team,
+          corrected,
+          validated,
+          rows,
+          new Set(rows.map((r) => r.fingerprint)),
+          0,
+        );
       await saveIntent(this.ctx, failed, {
         correctedByUpload: corrected.id,
         note: 'rejected rows sent again in a later upload',

@@ -44,6 +44,8 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
   if (current.some((c) => c?.state === 'ERROR')) state = 'error';
   else if (current.every((c) => c?.state === 'PROCESSED')) state = 'processed';
   else if (group.stopped) state = 'stopped';
+  else if (group.approval && (group.approval.state === 'waiting' || group.approval.state === 'submitting'))
+    state = 'waiting-approval';
   else if (current.every((c) => c && ['UPLOADED', 'VALIDATED', 'PROCESSING', 'PROCESSED'].includes(c.state)))
     state = 'following';
   else state = 'sending';
@@ -57,6 +59,16 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
     totals: [...totals.values()],
     state,
     stoppedReason: group.stopped?.reason ?? null,
+    approval: group.approval
+      ? {
+          state: group.approval.state,
+          fileSha256: group.approval.fileSha256,
+          preparer: group.approval.preparer,
+          decidedBy: group.approval.decidedBy,
+          decidedAt: group.approval.decidedAt,
+          reason: group.approval.reason,
+        }
+      : null,
     corrects: group.corrects,
     intents: mine.map((i) => intentView(group, i)),
   };

@@ -43,6 +43,7 @@ function upload(
     totals: [],
     state,
     stoppedReason: null,
+    approval: null,
     corrects: null,
     intents,
     ...extra,

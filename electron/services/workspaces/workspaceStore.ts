@@ -59,6 +59,16 @@ export class WorkspaceStore {
 
   /** The workspace last opened or edited, kept while an observer wants each edit's old values. */
   private held: HeldWorkspace | null = null;
+  /** Awaited after each durable edit (team mode voids an approval that no longer holds). */
+  private readonly editListeners: Array<(id: string, version: number) => Promise<void>> = [];
+
+  /**
+   * Calls `listener` after each edit is durable, before the edit's call answers. A listener that
+   * fails does not fail the edit (it is on disk already); listeners catch and report their own errors.
+   */
+  onEdited(listener: (id: string, version: number) => Promise<void>): void {
+    this.editListeners.push(listener);
+  }
 
   constructor(
     private readonly root: string,
@@ -252,6 +262,7 @@ export class WorkspaceStore {
       }
       this.versions.set(id, next);
       if (changes) this.observer?.edited(id, next, changes);
+      for (const listener of this.editListeners) await listener(id, next).catch(() => undefined);
       const rename = edits.findLast((e) => e.op === 'rename');
       if (rename?.op === 'rename') {
         const meta = await this.readMeta(id);

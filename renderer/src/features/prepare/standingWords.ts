@@ -9,6 +9,7 @@ export interface StandingWords {
 }
 
 const uploadWords: Record<NonNullable<WorkspaceStanding['upload']>['state'], string> = {
+  'waiting-approval': 'waiting for approval',
   sending: 'still being sent',
   following: 'at the service, being processed',
   processed: 'processed by the service',

@@ -34,6 +34,7 @@ const uploadStateLabels: Record<
   UploadView['state'],
   { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }
 > = {
+  'waiting-approval': { label: 'Waiting for approval', color: 'warning' },
   sending: { label: 'Sending', color: 'info' },
   following: { label: 'At the service', color: 'info' },
   processed: { label: 'Processed', color: 'success' },

@@ -1,0 +1,145 @@
+import { count } from '../../../shared/i18n';
+import { DeskFailure } from '../../../shared/result';
+import type { DeskRuntime } from '../../services';
+import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
+import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+
+/*
+ * Maker-checker from the command line: the team's uploads waiting for approval, and an approver's
+ * decision on one. The team database decides who may decide (not the preparer, only desk_approver,
+ * only the exact file submitted); these commands only ask it and say plainly what it answered.
+ */
+
+const DECISION_EXITS = `Exit codes: 0 decided; 1 the team database refused (your own upload, not an approver,
+already decided or void, a file other than the one submitted); 2 the arguments cannot be used, no
+team database is configured, or there is no such upload; 3 the team database could not be reached.`;
+
+/** Failures that mean the database was not reached, rather than that it said no. */
+const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'NETWORK', 'TEAM_CONNECTION']);
+
+async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamDatabase } | null> {
+  const desk = await ctx.runtime();
+  const team = desk.team.current();
+  if (!team) {
+    ctx.io.err(
+      'Approvals need the team database: set DONATION_DESK_DATABASE_URL (or choose one in the app under Settings → Team database).',
+    );
+    return null;
+  }
+  return { desk, team };
+}
+
+function money(totals: TeamUpload['totals']): string {
+  return totals.map((t) => `${t.currencyCode} ${t.amount} (minor units, ${count(t.count, 'donation')})`).join('; ');
+}
+
+function describe(u: TeamUpload): string {
+  const decided = u.decidedBy ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}` : '';
+  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}`;
+}
+
+function refusal(ctx: CliContext, e: unknown): number {
+  const message = e instanceof Error ? e.message : String(e);
+  ctx.io.err(`The team database refused: ${message}`);
+  if (e instanceof DeskFailure && UNREACHABLE.has(e.code)) return EXIT.service;
+  if (!(e instanceof DeskFailure)) return EXIT.service;
+  return EXIT.problems;
+}
+
+async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
+  const parsed = commandArgs(ctx, { reason: { type: 'string' } });
+  const id = parsed.positionals[0];
+  const reason = parsed.values.reason?.trim() || null;
+  if (!id || parsed.positionals.length > 1) {
+    ctx.io.err(`Name one upload: donation-desk ${decision} UPLOAD_ID${decision === 'reject' ? ' --reason "…"' : ''}`);
+    return EXIT.usage;
+  }
+  if (decision === 'reject' && !reason) {
+    ctx.io.err('Say why the upload is rejected: --reason "…" (the preparer sees it).');
+    return EXIT.usage;
+  }
+  const found = await teamOf(ctx);
+  if (!found) return EXIT.usage;
+  let record: TeamUpload | null;
+  try {
+    record = await found.team.upload(id);
+  } catch (e) {
+    return refusal(ctx, e);
+  }
+  if (!record) {
+    ctx.io.err(`The team database has no upload ${id}. donation-desk approvals lists those waiting.`);
+    return EXIT.usage;
+  }
+  let decided: TeamUpload;
+  try {
+    // The decision binds to the file the team's record shows, the one reviewed here and nothing else.
+    decided = await found.team.decide(id, decision, record.fileSha256, reason);
+  } catch (e) {
+    return refusal(ctx, e);
+  }
+  if (ctx.json) ctx.io.out(JSON.stringify(decided, null, 2));
+  else {
+    ctx.io.out(
+      decision === 'approve'
+        ? `Approved upload ${id} (file SHA-256 ${decided.fileSha256}): ${count(decided.rows, 'row')}, ${money(decided.totals)}. The preparer's computer sends it (the app, or donation-desk resume there).`
+        : `Rejected upload ${id}: ${reason}. Nothing of it is sent; the preparer sees the reason.`,
+    );
+  }
+  return EXIT.ok;
+}
+
+registerCommand('approve', {
+  summary: 'Team mode: approve an upload waiting for approval (not your own).',
+  usage: `donation-desk approve UPLOAD_ID [--reason R] [--json]
+
+Approves exactly the bulk file the team's record of the upload shows (its SHA-256): an upload edited
+since is void and cannot be approved. The preparer may not approve their own upload, and only a login
+with the desk_approver role may approve: the team database enforces both.
+${DECISION_EXITS}`,
+  run: (ctx) => decide(ctx, 'approve'),
+});
+
+registerCommand('reject', {
+  summary: 'Team mode: reject an upload waiting for approval, with the reason.',
+  usage: `donation-desk reject UPLOAD_ID --reason R [--json]
+
+Rejects the upload: nothing of it is sent, and its rows no longer count as sent for the duplicate guard.
+${DECISION_EXITS}`,
+  run: (ctx) => decide(ctx, 'reject'),
+});
+
+registerCommand('approvals', {
+  summary: 'Team mode: the uploads waiting for approval (--all: every upload the team submitted).',
+  usage: `donation-desk approvals [--all] [--json]
+
+Lists the team's uploads waiting for an approver, newest first; --all lists every state (waiting,
+approved, rejected, void, sent). --json prints {"approvals": [...]} with the team database's records.
+Exit codes: 0 listed; 2 no team database is configured; 3 the team database could not be reached.`,
+  async run(ctx) {
+    const parsed = commandArgs(ctx, { all: { type: 'boolean' } }, false);
+    const found = await teamOf(ctx);
+    if (!found) return EXIT.usage;
+    let list: TeamUpload[];
+    try {
+      list = await found.team.uploads(parsed.values.all ? undefined : { state: 'waiting' });
+    } catch (e) {
+      ctx.io.err(`The team database could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      return EXIT.service;
+    }
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify({ approvals: list }, null, 2));
+      return EXIT.ok;
+    }
+    if (list.length === 0) {
+      ctx.io.out(parsed.values.all ? 'The team has submitted no upload yet.' : 'No upload waits for approval.');
+      return EXIT.ok;
+    }
+    ctx.io.out(
+      parsed.values.all
+        ? `${count(list.length, 'upload')} submitted by the team:`
+        : `${count(list.length, 'upload')} waiting for approval:`,
+    );
+    for (const u of list) ctx.io.out(`  ${describe(u)}`);
+    return EXIT.ok;
+  },
+});
