@@ -11,7 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
-import { TeamBadge, UNREACHABLE_WORDS } from '../components/TeamBadge';
+import { problemOnly, TeamBadge, UNREACHABLE_WORDS } from '../components/TeamBadge';
 import { areas, teamOnlyAreas, useRoute, type AreaId } from './routes';
 import { useDesk } from './DeskContext';
 import { useTeam } from './TeamContext';
@@ -145,7 +145,7 @@ export function App() {
       >
         {unreachable && (
           <Alert severity="warning" role="status" sx={{ mb: 2 }} data-testid="team-unreachable">
-            {UNREACHABLE_WORDS} {unreachable.problem ?? ''}
+            {UNREACHABLE_WORDS} {problemOnly(unreachable.problem)}
           </Alert>
         )}
         {loadError ? (

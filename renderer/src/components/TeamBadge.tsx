@@ -5,6 +5,13 @@ import type { TeamStatus } from '../../../shared/contract';
 export const UNREACHABLE_WORDS =
   'Team database unreachable — preparing and checking still work; sending and approving need it.';
 
+/** The server's problem without the advice the banner already gives. */
+export function problemOnly(problem: string | null): string {
+  return (problem ?? '')
+    .replace(/\s*Preparing and checking (still )?work[^.]*; sending and approving need it\.?/i, '')
+    .trim();
+}
+
 const roleWords: Record<string, string> = {
   desk_preparer: 'preparer',
   desk_approver: 'approver',
@@ -29,7 +36,7 @@ export function TeamBadge({ status }: { status: TeamStatus | null }) {
   if (!status.reachable) {
     return (
       <Tooltip
-        title={`${UNREACHABLE_WORDS} ${status.problem ?? ''} (${status.server}, ${source})`}
+        title={`${UNREACHABLE_WORDS} ${problemOnly(status.problem)} (${status.server}, ${source})`}
         describeChild
       >
         <Chip

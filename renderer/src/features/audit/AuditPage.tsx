@@ -21,6 +21,7 @@ import {
 } from '../../../../shared/audit/describeAuditEntry';
 import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
+import { useTeam } from '../../app/TeamContext';
 import { base64ToBytes } from '../../app/bytes';
 import { downloadBytes } from '../prepare/exportSheets';
 
@@ -70,6 +71,7 @@ function Subject({ entry }: { entry: AuditEntry }) {
  * (every matching entry) to xlsx or CSV for the auditors.
  */
 export default function AuditPage() {
+  const inTeam = useTeam().status?.mode === 'team';
   const [form, setForm] = useState<Form>(emptyForm);
   const [filter, setFilter] = useState<AuditFilter>({});
   // The cursors of the pages shown so far: the last one is the page on screen.
@@ -126,8 +128,9 @@ export default function AuditPage() {
     <Stack spacing={2}>
       <Typography variant="h1">Audit</Typography>
       <Typography color="text.secondary">
-        Who did what and when on this computer: every import, cell edit, upload, repair, correction, dismissal
-        and settings change. Entries are never changed or removed.
+        {inTeam
+          ? 'Who did what and when across the team (the team database’s trail): every import, cell edit, upload, approval, rejection, send, repair, correction, dismissal and settings change. Entries are never changed or removed.'
+          : 'Who did what and when on this computer: every import, cell edit, upload, repair, correction, dismissal and settings change. Entries are never changed or removed.'}
       </Typography>
       <Paper
         variant="outlined"

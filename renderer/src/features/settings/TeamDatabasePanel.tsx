@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
-import { rolesInWords } from '../../components/TeamBadge';
+import { problemOnly, rolesInWords } from '../../components/TeamBadge';
 
 type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
@@ -97,7 +97,7 @@ export function TeamDatabasePanel() {
           >
             {status.reachable
               ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}.`
-              : `${status.server} cannot be reached now: ${status.problem ?? 'no answer'}. Preparing and checking still work; sending and approving need it.`}
+              : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
           </Alert>
         )}
         {fromEnvironment && (
