@@ -283,7 +283,7 @@ test('an approver who prepared the upload is told another person must approve it
   }
 });
 
-test('Settings → Team database: Test does not switch, Save does, Disconnect goes back to working alone', async ({
+test('Settings → Team database: Test does not switch, Connect does, Disconnect goes back to working alone', async ({
   page,
 }) => {
   const app = await startApp(null);
@@ -294,16 +294,16 @@ test('Settings → Team database: Test does not switch, Save does, Disconnect go
     const panel = page.getByRole('form', { name: 'Team database' });
     await panel.getByLabel('Address').fill(`postgres://bob@127.0.0.1:${cluster.port}/desk`);
     await panel.getByLabel('Password').fill('wrong-password');
-    await panel.getByRole('button', { name: 'Test' }).click();
+    await panel.getByRole('button', { name: 'Test', exact: true }).click();
     await expect(panel.getByRole('alert')).toBeVisible();
     await panel.getByLabel('Password').fill(BOB.password);
-    await panel.getByRole('button', { name: 'Test' }).click();
+    await panel.getByRole('button', { name: 'Test', exact: true }).click();
     await expect(panel.getByTestId('team-database-feedback')).toContainText('Nothing was changed');
     await expect(panel.getByTestId('team-database-feedback')).toContainText('bob');
     await expect(page.getByTestId('team-badge')).toHaveCount(0);
     expect(await seriousViolations(page)).toEqual([]);
 
-    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(page.getByTestId('team-badge')).toContainText('bob');
     await expect(panel.getByTestId('team-database-status')).toContainText('approver');
     await expect(nav(page).getByRole('link', { name: /Approvals/ })).toBeVisible();

@@ -15,7 +15,7 @@ type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
 /**
  * Settings → Team database: the shared PostgreSQL server a team works on (the address with each
- * person's own login). Test tries what is typed without saving or switching; Save switches to it;
+ * person's own login). Test tries what is typed without saving or switching; Connect saves it and switches to it;
  * Disconnect goes back to working alone. The password goes to main and never comes back.
  * (Keyed by the saved address, so the field starts again from what is saved when that changes.)
  */
@@ -42,7 +42,7 @@ export function TeamDatabasePanel() {
     const { ok, message } = r.value;
     setFeedback({
       severity: ok ? 'success' : 'error',
-      text: `${message}${ok ? ' Nothing was changed: press Save to work with it.' : ''}`,
+      text: `${message}${ok ? ' Nothing was changed: press Connect to work with it.' : ''}`,
     });
   }
 
@@ -57,7 +57,7 @@ export function TeamDatabasePanel() {
     setPassword('');
     await refresh();
     await team.refresh();
-    setFeedback({ severity: 'success', text: 'Saved: this computer now works with the team database.' });
+    setFeedback({ severity: 'success', text: 'Connected: this computer now works with the team database.' });
   }
 
   async function disconnect() {
@@ -141,7 +141,7 @@ export function TeamDatabasePanel() {
         )}
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
           <Button type="submit" disabled={busy || !address.trim()}>
-            Save
+            Connect
           </Button>
           <Button variant="outlined" onClick={() => void test()} disabled={busy}>
             Test
