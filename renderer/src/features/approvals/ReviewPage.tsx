@@ -109,7 +109,15 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
       <Stack spacing={2}>
         {back}
         <Typography variant="h1">Review</Typography>
-        <Alert severity="error" role="alert">
+        <Alert
+          severity="error"
+          role="alert"
+          action={
+            <Button color="inherit" variant="text" size="small" onClick={() => void load()}>
+              Try again
+            </Button>
+          }
+        >
           {loadError}
         </Alert>
       </Stack>
