@@ -23,6 +23,7 @@ const settings = {
   secretStorage: 'session-only',
   secretStorageNote: 'n',
   firstRunDone: false,
+  teamDatabase: { address: '', server: null, passwordStored: false, source: 'none', passwordNote: 'n' },
 };
 
 describe('dispatch', () => {
