@@ -51,6 +51,8 @@ const SETTING_WORDS: Record<string, string> = {
 export function settingWord(setting: string): string {
   if (setting === 'environment') return 'Environment';
   if (setting === 'firstRunDone') return 'Welcome page done';
+  if (setting === 'teamDatabase.address') return 'Team database address';
+  if (setting === 'teamDatabase.password') return 'Team database password';
   const [environment, key] = setting.split('.');
   if (!environment || !key) return setting;
   return `${environmentWord(environment)} ${SETTING_WORDS[key] ?? key}`;
