@@ -446,16 +446,23 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'DD007', MESSAGE = 'These rows were claimed for this upload by another person.';
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended('desk.sent_row ' || p_environment_key, 0));
-  RETURN QUERY
-    SELECT DISTINCT ON (s.fingerprint) s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
-    FROM desk.sent_row s
-    JOIN (SELECT DISTINCT f FROM unnest(p_fingerprints) AS f) wanted ON wanted.f = s.fingerprint
-    WHERE s.environment_key = p_environment_key AND s.released_at IS NULL AND s.upload_id <> p_upload
-      AND NOT coalesce(p_confirm_all, false)
-      AND NOT (s.fingerprint = ANY (coalesce(p_confirmed, '{}')))
-    ORDER BY s.fingerprint, s.claimed_at;
-  IF FOUND THEN
-    RETURN;
+  -- One index probe per row asked about (LATERAL … LIMIT 1), whatever the planner thinks of the
+  -- sizes: a join it misjudged went quadratic on 100,000 rows.
+  IF NOT coalesce(p_confirm_all, false) THEN
+    RETURN QUERY
+      SELECT c.fingerprint, c.upload_id, c.claimed_by, c.computer, c.claimed_at
+      FROM (SELECT f FROM unnest(p_fingerprints) AS f
+            EXCEPT SELECT f FROM unnest(coalesce(p_confirmed, '{}')) AS f) wanted
+      CROSS JOIN LATERAL (
+        SELECT s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
+        FROM desk.sent_row s
+        WHERE s.environment_key = p_environment_key AND s.fingerprint = wanted.f
+          AND s.released_at IS NULL AND s.upload_id <> p_upload
+        ORDER BY s.claimed_at LIMIT 1) c
+      ORDER BY c.fingerprint;
+    IF FOUND THEN
+      RETURN;
+    END IF;
   END IF;
   INSERT INTO desk.sent_row AS s (environment_key, fingerprint, upload_id, computer, again)
   SELECT p_environment_key, wanted.f, p_upload, coalesce(p_computer, ''),
