@@ -181,7 +181,7 @@ $$`,
   upload_id text,
   donation_id text,
   details jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(details) = 'object'),
-  origin text NOT NULL DEFAULT '${TEAM_AUDIT_ORIGIN}',
+  origin text NOT NULL DEFAULT '',
   origin_seq bigint,
   UNIQUE (origin, origin_seq)
 )`,
@@ -238,8 +238,8 @@ $$`,
 BEGIN
   INSERT INTO desk.approval_event (upload_id, action, computer, file_sha256, state_before, state_after, reason)
   VALUES (p_upload.id, p_action, coalesce(p_computer, ''), p_upload.file_sha256, p_from, p_upload.state, p_reason);
-  INSERT INTO desk.audit (computer, environment, action, upload_id, details)
-  VALUES (coalesce(p_computer, ''), p_upload.environment, p_action, p_upload.id,
+  INSERT INTO desk.audit (computer, environment, action, upload_id, origin, details)
+  VALUES (coalesce(p_computer, ''), p_upload.environment, p_action, p_upload.id, '${TEAM_AUDIT_ORIGIN}',
     jsonb_strip_nulls(jsonb_build_object(
       'workspaceName', p_upload.workspace_name, 'fileSha256', p_upload.file_sha256,
       'rows', p_upload.rows, 'totals', p_upload.totals, 'preparer', p_upload.preparer,
@@ -301,7 +301,7 @@ $$`,
 BEGIN
   NEW.changed_by := session_user;
   NEW.changed_at := now();
-  INSERT INTO desk.audit (action, details) VALUES ('team-rule', jsonb_build_object(
+  INSERT INTO desk.audit (action, origin, details) VALUES ('team-rule', '${TEAM_AUDIT_ORIGIN}', jsonb_build_object(
     'before', jsonb_build_object('approval', OLD.approval, 'thresholds', OLD.thresholds),
     'after', jsonb_build_object('approval', NEW.approval, 'thresholds', NEW.thresholds)));
   RETURN NEW;
