@@ -11,11 +11,11 @@
  *   DD003 a different file (SHA-256) than the one submitted DD004 no such upload
  *   DD005 the upload is not in a state that allows it       DD006 a reason is required
  *   DD007 not the preparer (or an admin / approver)         DD008 insert-only table
- *   DD009 a value the table cannot hold                     DD010 rows claimed by another upload
+ *   DD009 a value or a change the desk does not accept
  *
- * Migrations: each version is a list of statements run in one transaction by an admin (init-team);
- * the app only checks the version on connect. Later versions must stay additive, so an app one
- * version behind keeps working while the team updates.
+ * Migrations: each version is a list of statements; an admin's init-team runs every missing one in
+ * one transaction. The app only checks the version on connect. Later versions must stay additive,
+ * so an app one version behind keeps working while the team updates.
  */
 
 export interface TeamMigration {
