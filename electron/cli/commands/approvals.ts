@@ -30,11 +30,15 @@ async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamD
 }
 
 function money(totals: TeamUpload['totals']): string {
-  return totals.map((t) => `${t.currencyCode} ${t.amount} (minor units, ${count(t.count, 'donation')})`).join('; ');
+  return totals
+    .map((t) => `${t.currencyCode} ${t.amount} (minor units, ${count(t.count, 'donation')})`)
+    .join('; ');
 }
 
 function describe(u: TeamUpload): string {
-  const decided = u.decidedBy ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}` : '';
+  const decided = u.decidedBy
+    ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}`
+    : '';
   return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}`;
 }
 
@@ -51,7 +55,9 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   const id = parsed.positionals[0];
   const reason = parsed.values.reason?.trim() || null;
   if (!id || parsed.positionals.length > 1) {
-    ctx.io.err(`Name one upload: donation-desk ${decision} UPLOAD_ID${decision === 'reject' ? ' --reason "…"' : ''}`);
+    ctx.io.err(
+      `Name one upload: donation-desk ${decision} UPLOAD_ID${decision === 'reject' ? ' --reason "…"' : ''}`,
+    );
     return EXIT.usage;
   }
   if (decision === 'reject' && !reason) {
@@ -131,7 +137,9 @@ Exit codes: 0 listed; 2 no team database is configured; 3 the team database coul
       return EXIT.ok;
     }
     if (list.length === 0) {
-      ctx.io.out(parsed.values.all ? 'The team has submitted no upload yet.' : 'No upload waits for approval.');
+      ctx.io.out(
+        parsed.values.all ? 'The team has submitted no upload yet.' : 'No upload waits for approval.',
+      );
       return EXIT.ok;
     }
     ctx.io.out(

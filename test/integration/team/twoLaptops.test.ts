@@ -6,7 +6,12 @@ import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { startDesk, type DeskRuntime } from '../../../electron/services';
 import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { dispatch, type ChannelInput, type ChannelName, type ChannelResponse } from '../../../shared/contract';
+import {
+  dispatch,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelResponse,
+} from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
@@ -131,7 +136,12 @@ describe('two laptops on one team database', () => {
   }, 60_000);
 
   it('B approves (exit 0); then A’s resume --wait sends it and follows it to PROCESSED', async () => {
-    const approved = await as('bob', laptopB(), ['approve', uploadId, '--reason', 'Matches the November list']);
+    const approved = await as('bob', laptopB(), [
+      'approve',
+      uploadId,
+      '--reason',
+      'Matches the November list',
+    ]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain(`Approved upload ${uploadId}`);
 
@@ -145,14 +155,20 @@ describe('two laptops on one team database', () => {
     };
     expect(upload.uploadId).toBe(uploadId);
     expect(upload.state).toBe('processed');
-    expect(upload.approval).toMatchObject({ state: 'sent', decidedBy: 'bob', reason: 'Matches the November list' });
+    expect(upload.approval).toMatchObject({
+      state: 'sent',
+      decidedBy: 'bob',
+      reason: 'Matches the November list',
+    });
     expect(upload.intents.map((i) => i.state)).toEqual(['PROCESSED']);
   }, 120_000);
 
   it('B uploads the same rows: refused as already sent by alice (exit 1), nothing recorded to send', async () => {
     const run = await as('bob', laptopB(), ['upload', novemberFile]);
     expect(run.code, run.stdout).toBe(1);
-    expect(run.stderr).toMatch(/3 rows were already sent \(for example row 2 by alice on \d{4}-\d\d-\d\d \(upload /);
+    expect(run.stderr).toMatch(
+      /3 rows were already sent \(for example row 2 by alice on \d{4}-\d\d-\d\d \(upload /,
+    );
     expect(run.stderr).toContain(uploadId);
   }, 60_000);
 
@@ -160,7 +176,10 @@ describe('two laptops on one team database', () => {
     let runtime: DeskRuntime;
     let secondId: string;
 
-    async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelResponse<C>> {
+    async function call<C extends ChannelName>(
+      channel: C,
+      input: ChannelInput<C>,
+    ): Promise<ChannelResponse<C>> {
       const result = await dispatch(runtime.services, channel, input, { transport: 'test' });
       if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
       return result.value as ChannelResponse<C>;
@@ -234,12 +253,7 @@ describe('two laptops on one team database', () => {
       .slice()
       .reverse()
       .map((e) => `${e.person} ${e.action}${e.details.outcome ? ` ${String(e.details.outcome)}` : ''}`);
-    expect(steps).toEqual([
-      'alice submit',
-      'alice upload waiting-approval',
-      'bob approve',
-      'alice send',
-    ]);
+    expect(steps).toEqual(['alice submit', 'alice upload waiting-approval', 'bob approve', 'alice send']);
     for (const e of entries) expect(Date.parse(e.at)).not.toBeNaN();
 
     const csv = await readFile(out, 'utf8');
@@ -252,7 +266,9 @@ describe('two laptops on one team database', () => {
       ['alice', 'Edited cells'],
       ['alice', 'Approval void'],
     ] as const) {
-      expect(csv, `${person}: ${action}`).toMatch(new RegExp(`${person}[^\\n]*${action}|${action}[^\\n]*${person}`));
+      expect(csv, `${person}: ${action}`).toMatch(
+        new RegExp(`${person}[^\\n]*${action}|${action}[^\\n]*${person}`),
+      );
     }
     // bob's refused upload of the same rows is in the trail too.
     expect(csv).toMatch(/bob[^\n]*Refused: 3 rows were already sent/);
