@@ -15,10 +15,13 @@ already decided or void, a file other than the one submitted); 2 the arguments c
 team database is configured, or there is no such upload; 3 the team database could not be reached.`;
 
 /** Failures that mean the database was not reached, rather than that it said no. */
-const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'NETWORK', 'TEAM_CONNECTION']);
+const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED', 'TEAM_ERROR']);
+/** Failures of the set-up (no schema yet, an address that is not one): exit 2. */
+const CONFIGURATION = new Set(['TEAM_NOT_SET_UP', 'TEAM_SCHEMA_OLD', 'INVALID_INPUT']);
 
 async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamDatabase } | null> {
   const desk = await ctx.runtime();
+  // An address that is not one throws (INVALID_INPUT): reported by runCli with exit code 2.
   const team = desk.team.current();
   if (!team) {
     ctx.io.err(
@@ -44,9 +47,15 @@ function describe(u: TeamUpload): string {
 
 function refusal(ctx: CliContext, e: unknown): number {
   const message = e instanceof Error ? e.message : String(e);
+  if (!(e instanceof DeskFailure) || UNREACHABLE.has(e.code)) {
+    ctx.io.err(message);
+    return EXIT.service;
+  }
+  if (CONFIGURATION.has(e.code)) {
+    ctx.io.err(message);
+    return EXIT.usage;
+  }
   ctx.io.err(`The team database refused: ${message}`);
-  if (e instanceof DeskFailure && UNREACHABLE.has(e.code)) return EXIT.service;
-  if (!(e instanceof DeskFailure)) return EXIT.service;
   return EXIT.problems;
 }
 
@@ -129,8 +138,7 @@ Exit codes: 0 listed; 2 no team database is configured; 3 the team database coul
     try {
       list = await found.team.uploads(parsed.values.all ? undefined : { state: 'waiting' });
     } catch (e) {
-      ctx.io.err(`The team database could not be read: ${e instanceof Error ? e.message : String(e)}`);
-      return EXIT.service;
+      return refusal(ctx, e);
     }
     if (ctx.json) {
       ctx.io.out(JSON.stringify({ approvals: list }, null, 2));

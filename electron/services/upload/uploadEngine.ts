@@ -133,18 +133,25 @@ export class UploadEngine {
   /** Row keys already out (or on their way) by fingerprint, for the duplicate guard. */
   private async duplicates(
     ready: readonly ReadyRow[],
+    teamOptional = false,
   ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
     const service = await this.ctx.environments.describe();
     const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents(), service);
     const team = this.ctx.team?.() ?? null;
-    const elsewhere = team
-      ? await this.teamCall(() =>
+    let elsewhere = new Map<string, SentElsewhere>();
+    if (team) {
+      try {
+        elsewhere = await this.teamCall(() =>
           team.sentElsewhere(
             environmentKeyOf(service),
             ready.filter((r) => !sent.has(r.fingerprint)).map((r) => r.fingerprint),
           ),
-        )
-      : new Map<string, SentElsewhere>();
+        );
+      } catch (e) {
+        // A preview still says what this computer knows; the upload itself asks the team again.
+        if (!teamOptional) throw e;
+      }
+    }
     const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
     for (const row of ready) {
       const hit = sent.get(row.fingerprint);
@@ -194,7 +201,7 @@ export class UploadEngine {
       valid: validated.ready.length,
       invalid: validated.invalid.length,
       totals: validated.totals,
-      duplicates: resendIntentId ? [] : await this.duplicates(validated.ready),
+      duplicates: resendIntentId ? [] : await this.duplicates(validated.ready, true),
       parts: (
         await planParts(
           validated.ready.map((r) => r.donation),
@@ -488,7 +495,13 @@ export class UploadEngine {
     const approval = group.approval as LedgerApproval;
     if (approval.state === 'sent') return 'go';
     const team = this.ctx.team?.() ?? null;
-    if (!team) return 'wait';
+    if (!team) {
+      this.gateProblems.set(
+        group.id,
+        `Upload ${group.id} was submitted to the team database ${approval.server}, which this computer is not connected to now; it is not sent until it is.`,
+      );
+      return 'wait';
+    }
     try {
       const sent = await team.markSent(group.id, approval.fileSha256);
       await this.noteTeamState(group, sent);

@@ -172,6 +172,47 @@ describe('two laptops on one team database', () => {
     expect(run.stderr).toContain(uploadId);
   }, 60_000);
 
+  it('upload --wait waits for the decision, then sends and follows it (exit 0)', async () => {
+    const october = await sheet('october.csv', [[good[4]!, '15.00', 'USD']]);
+    const waiting = as('alice', laptopA(), ['upload', october, '--wait', '--json']);
+    let id: string | undefined;
+    for (let tries = 0; !id && tries < 100; tries++) {
+      const listed = await as('bob', laptopB(), ['approvals', '--json']);
+      const { approvals } = JSON.parse(listed.stdout) as {
+        approvals: Array<{ id: string; workspaceName: string }>;
+      };
+      id = approvals.find((a) => a.workspaceName === 'october')?.id;
+    }
+    expect(id).toBeDefined();
+    const approved = await as('bob', laptopB(), ['approve', id!]);
+    expect(approved.code, approved.stderr).toBe(0);
+    const run = await waiting;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`Upload ${id} waits for an approver`);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      uploadId: id,
+      state: 'processed',
+      approval: { state: 'sent', decidedBy: 'bob' },
+    });
+  }, 120_000);
+
+  it('a rejected upload is never sent: A’s resume stops it with bob’s reason (exit 1)', async () => {
+    const september = await sheet('september.csv', [[good[5] ?? good[0]!, '77.00', 'GBP']]);
+    const waiting = await as('alice', laptopA(), ['upload', september, '--json']);
+    expect(waiting.code, waiting.stderr).toBe(4);
+    const id = (JSON.parse(waiting.stdout) as { uploadId: string }).uploadId;
+    const noReason = await as('bob', laptopB(), ['reject', id]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--reason');
+    const rejected = await as('bob', laptopB(), ['reject', id, '--reason', 'Not in this month’s plan']);
+    expect(rejected.code, rejected.stderr).toBe(0);
+
+    const resumed = await as('alice', laptopA(), ['resume']);
+    expect(resumed.code, resumed.stdout).toBe(1);
+    expect(resumed.stdout).toContain(`Upload ${id} of “september”: stopped`);
+    expect(resumed.stdout).toContain('Stopped: Approval rejected by bob: Not in this month’s plan');
+  }, 120_000);
+
   describe('an edit after approval', () => {
     let runtime: DeskRuntime;
     let secondId: string;
