@@ -20,7 +20,9 @@ await Promise.all(
       format: 'cjs',
       sourcemap: false,
       // The SQLite binding loads its native binary from beside its own files: never bundled.
-      external: ['electron', '@photostructure/sqlite'],
+      // pg-native is pg's optional libpq binding, required only if pg.native is read (never here):
+      // left a plain require, as esbuild would leave it inside pg's try/catch anyway.
+      external: ['electron', '@photostructure/sqlite', 'pg-native'],
       logLevel: 'warning',
       // electron-store/conf are ESM and read import.meta.url; give them a CommonJS equivalent.
       define: { 'import.meta.url': 'importMetaUrl' },

@@ -17,7 +17,7 @@ export async function buildCli(dir: string): Promise<string> {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['electron', '@photostructure/sqlite'],
+    external: ['electron', '@photostructure/sqlite', 'pg-native'],
     logLevel: 'silent',
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
