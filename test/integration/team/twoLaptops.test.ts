@@ -13,7 +13,7 @@ import {
   type ChannelResponse,
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import { startPgCluster, type PgCluster } from '../../support/pgCluster';
 import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 
 /*
@@ -27,7 +27,9 @@ import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 let dir: string;
 let cli: string;
 let emu: RunningEmulator;
-let team: TeamCluster;
+let team: PgCluster;
+const PASSWORDS = { alice: 'alice-password', bob: 'bob-password' } as const;
+const urlOf = (login: 'alice' | 'bob') => team.url(login, PASSWORDS[login]);
 let good: string[];
 
 const laptopA = () => join(dir, 'laptop-a');
@@ -38,10 +40,15 @@ beforeAll(async () => {
   [cli, emu, team] = await Promise.all([
     buildCli(dir),
     startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startTeamCluster(),
+    startPgCluster(),
   ]);
-  // Approvers prepare uploads too (bob sends the same rows later); alice only prepares.
-  await team.query('GRANT desk_preparer TO bob');
+  // The team's admin sets the empty database up with the real command, then gives each person a
+  // login: alice prepares; bob approves, and prepares too (he tries to send the same rows later).
+  const init = await runCliProcess(cli, emu, ['db', 'init-team', '--url', team.adminUrl], join(dir, 'admin'));
+  expect(init.code, init.stderr).toBe(0);
+  expect(init.stdout).toContain('CREATE ROLE');
+  await team.createLogin('alice', PASSWORDS.alice, ['desk_preparer']);
+  await team.createLogin('bob', PASSWORDS.bob, ['desk_preparer', 'desk_approver']);
   const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }> };
   };
@@ -58,7 +65,7 @@ afterAll(async () => {
 
 function as(login: 'alice' | 'bob', folder: string, args: string[]): Promise<CliRun> {
   return runCliProcess(cli, emu, args, folder, {
-    env: { DONATION_DESK_DATABASE_URL: team.urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
+    env: { DONATION_DESK_DATABASE_URL: urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
     timeoutMs: 120_000,
   });
 }
@@ -94,7 +101,7 @@ describe('two laptops on one team database', () => {
     expect(printed.approval).toMatchObject({ state: 'waiting', preparer: 'alice' });
 
     // The team's record is the same file (one part: its gzip file's own hash) with what bob reviews.
-    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    const bob = new PgTeamDatabase({ url: urlOf('bob') });
     try {
       const record = await bob.upload(uploadId);
       expect(record).toMatchObject({
@@ -250,7 +257,7 @@ describe('two laptops on one team database', () => {
           env: {
             DONATION_DESK_CLIENT_ID: emu.clientId,
             DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-            DONATION_DESK_DATABASE_URL: team.urlOf('alice'),
+            DONATION_DESK_DATABASE_URL: urlOf('alice'),
             DONATION_DESK_POLL_MIN_MS: '60000',
             DONATION_DESK_POLL_MAX_MS: '120000',
           },
