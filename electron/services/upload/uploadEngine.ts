@@ -134,6 +134,8 @@ export class UploadEngine {
   private async duplicates(
     ready: readonly ReadyRow[],
     teamOptional = false,
+    /** A resend: the failed upload's own claims on its rows are not duplicates. */
+    exceptUpload?: string,
   ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
     const service = await this.ctx.environments.describe();
     const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents(), service);
@@ -145,6 +147,7 @@ export class UploadEngine {
           team.sentElsewhere(
             environmentKeyOf(service),
             ready.filter((r) => !sent.has(r.fingerprint)).map((r) => r.fingerprint),
+            exceptUpload,
           ),
         );
       } catch (e) {
@@ -252,6 +255,7 @@ export class UploadEngine {
     validated: ValidatedWorkspace,
     skipInvalid: boolean | undefined,
     confirm: 'all' | number[] | undefined,
+    resending?: string,
   ): Promise<{ rows: ReadyRow[]; duplicates: ChannelResponse<'upload.preview'>['duplicates'] }> {
     if (validated.mappingProblems.length) {
       throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
@@ -266,7 +270,7 @@ export class UploadEngine {
         { rowKeys: validated.invalid.map((r) => r.key) },
       );
     }
-    const flags = await this.duplicates(validated.ready);
+    const flags = await this.duplicates(validated.ready, false, resending);
     const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
     const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
     if (unconfirmed.length) {
@@ -668,7 +672,7 @@ export class UploadEngine {
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
-      const { rows } = await this.admit(validated, input.skipInvalid, undefined);
+      const { rows } = await this.admit(validated, input.skipInvalid, undefined, group.id);
       const team = this.ctx.team?.() ?? null;
       let corrected = await this.record(validated, rows, failed.serviceId, randomUUID(), team);
       // The failed bulk's own rows are claimed by its upload: this one finishes it, so they may go again.
