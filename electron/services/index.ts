@@ -37,6 +37,8 @@ export interface DeskRuntime {
   team: TeamSource;
   /** Team mode: copies this folder's audit entries to the team's trail (resolves when done). */
   pushAudit(): Promise<number>;
+  /** Sends what can be sent now (approved uploads in team mode) and resolves after that pass. */
+  resumeUploads(): Promise<void>;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -276,6 +278,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     workspaces,
     audit: audit.trail,
     team,
+    resumeUploads: () => upload.resumeNow(),
     pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
     close: async () => {
       teamServices.close();

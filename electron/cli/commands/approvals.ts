@@ -15,10 +15,13 @@ already decided or void, a file other than the one submitted); 2 the arguments c
 team database is configured, or there is no such upload; 3 the team database could not be reached.`;
 
 /** Failures that mean the database was not reached, rather than that it said no. */
-const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'NETWORK', 'TEAM_CONNECTION']);
+const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED', 'TEAM_ERROR']);
+/** Failures of the set-up (no schema yet, an address that is not one): exit 2. */
+const CONFIGURATION = new Set(['TEAM_NOT_SET_UP', 'TEAM_SCHEMA_OLD', 'INVALID_INPUT']);
 
 async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamDatabase } | null> {
   const desk = await ctx.runtime();
+  // An address that is not one throws (INVALID_INPUT): reported by runCli with exit code 2.
   const team = desk.team.current();
   if (!team) {
     ctx.io.err(
@@ -30,19 +33,29 @@ async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamD
 }
 
 function money(totals: TeamUpload['totals']): string {
-  return totals.map((t) => `${t.currencyCode} ${t.amount} (minor units, ${count(t.count, 'donation')})`).join('; ');
+  return totals
+    .map((t) => `${t.currencyCode} ${t.amount} (minor units, ${count(t.count, 'donation')})`)
+    .join('; ');
 }
 
 function describe(u: TeamUpload): string {
-  const decided = u.decidedBy ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}` : '';
+  const decided = u.decidedBy
+    ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}`
+    : '';
   return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}`;
 }
 
 function refusal(ctx: CliContext, e: unknown): number {
   const message = e instanceof Error ? e.message : String(e);
+  if (!(e instanceof DeskFailure) || UNREACHABLE.has(e.code)) {
+    ctx.io.err(message);
+    return EXIT.service;
+  }
+  if (CONFIGURATION.has(e.code)) {
+    ctx.io.err(message);
+    return EXIT.usage;
+  }
   ctx.io.err(`The team database refused: ${message}`);
-  if (e instanceof DeskFailure && UNREACHABLE.has(e.code)) return EXIT.service;
-  if (!(e instanceof DeskFailure)) return EXIT.service;
   return EXIT.problems;
 }
 
@@ -51,7 +64,9 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   const id = parsed.positionals[0];
   const reason = parsed.values.reason?.trim() || null;
   if (!id || parsed.positionals.length > 1) {
-    ctx.io.err(`Name one upload: donation-desk ${decision} UPLOAD_ID${decision === 'reject' ? ' --reason "…"' : ''}`);
+    ctx.io.err(
+      `Name one upload: donation-desk ${decision} UPLOAD_ID${decision === 'reject' ? ' --reason "…"' : ''}`,
+    );
     return EXIT.usage;
   }
   if (decision === 'reject' && !reason) {
@@ -123,15 +138,16 @@ Exit codes: 0 listed; 2 no team database is configured; 3 the team database coul
     try {
       list = await found.team.uploads(parsed.values.all ? undefined : { state: 'waiting' });
     } catch (e) {
-      ctx.io.err(`The team database could not be read: ${e instanceof Error ? e.message : String(e)}`);
-      return EXIT.service;
+      return refusal(ctx, e);
     }
     if (ctx.json) {
       ctx.io.out(JSON.stringify({ approvals: list }, null, 2));
       return EXIT.ok;
     }
     if (list.length === 0) {
-      ctx.io.out(parsed.values.all ? 'The team has submitted no upload yet.' : 'No upload waits for approval.');
+      ctx.io.out(
+        parsed.values.all ? 'The team has submitted no upload yet.' : 'No upload waits for approval.',
+      );
       return EXIT.ok;
     }
     ctx.io.out(

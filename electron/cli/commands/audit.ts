@@ -1,10 +1,6 @@
 import { existsSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import {
-  auditFilterSchema,
-  type AuditEntry,
-  type AuditFilter,
-} from '../../../shared/contract/auditChannels';
+import { auditFilterSchema, type AuditEntry, type AuditFilter } from '../../../shared/contract/auditChannels';
 import { describeAuditEntry } from '../../../shared/audit/describeAuditEntry';
 import { DeskFailure } from '../../../shared/result';
 import { count } from '../../../shared/i18n';
@@ -141,7 +137,9 @@ async function teamAudit(
   await writeFileAtomic(path, file.bytes);
   if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, path, format, entries: file.entries }, null, 2));
   else {
-    ctx.io.out(`Wrote ${count(file.entries, 'entry', 'entries')} of the team's audit trail (${team.server}) to ${path}.`);
+    ctx.io.out(
+      `Wrote ${count(file.entries, 'entry', 'entries')} of the team's audit trail (${team.server}) to ${path}.`,
+    );
     const newest = entries[0];
     if (newest) ctx.io.out(`Newest: ${newest.at} ${newest.person} — ${describeAuditEntry(newest)}`);
   }

@@ -28,6 +28,10 @@ const SERVICE_CODES = new Set([
   'UPLOAD_FAILED',
   'NOT_CONFIGURED',
   'TEAM_UNAVAILABLE',
+  'TEAM_UNREACHABLE',
+  'TEAM_LOGIN_FAILED',
+  'TEAM_REFUSED',
+  'TEAM_ERROR',
 ]);
 const PROBLEM_CODES = new Set([
   'INVALID_ROWS',
@@ -375,6 +379,7 @@ stopped (rejected, approval void); 3 the service or the team database could not 
   async run(ctx) {
     const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const desk = await ctx.runtime();
+    if (!parsed.values.wait) await desk.resumeUploads();
     const uploads = parsed.values.wait
       ? await waitForUploads(ctx, desk, null)
       : await call(desk, 'upload.list', {});

@@ -82,28 +82,30 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
       totals: upload.totals,
       corrects: upload.corrects,
       ...(upload.approval ? { fileSha256: upload.approval.fileSha256, approval: upload.approval.state } : {}),
-      files: (waiting && group
-        ? group.parts.map((part) => ({
-            part: part.index,
-            intentId: null,
-            rows: part.rowKeys.length,
-            totals: part.totals,
-            sha256: part.fileHash,
-            bytes: part.fileBytes,
-            rowNumbers: part.rowNumbers,
-          }))
-        : null) ?? upload.intents.map((intent) => {
-        const part = group?.parts.find((p) => p.index === intent.part);
-        return {
-          part: intent.part,
-          intentId: intent.serviceId ?? intent.intentId,
-          rows: intent.rows,
-          totals: intent.totals,
-          sha256: intent.fileHash,
-          bytes: part?.fileBytes ?? null,
-          rowNumbers: part?.rowNumbers ?? [],
-        };
-      }),
+      files:
+        (waiting && group
+          ? group.parts.map((part) => ({
+              part: part.index,
+              intentId: null,
+              rows: part.rowKeys.length,
+              totals: part.totals,
+              sha256: part.fileHash,
+              bytes: part.fileBytes,
+              rowNumbers: part.rowNumbers,
+            }))
+          : null) ??
+        upload.intents.map((intent) => {
+          const part = group?.parts.find((p) => p.index === intent.part);
+          return {
+            part: intent.part,
+            intentId: intent.serviceId ?? intent.intentId,
+            rows: intent.rows,
+            totals: intent.totals,
+            sha256: intent.fileHash,
+            bytes: part?.fileBytes ?? null,
+            rowNumbers: part?.rowNumbers ?? [],
+          };
+        }),
     };
   };
 

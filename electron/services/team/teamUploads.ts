@@ -39,11 +39,19 @@ export function reviewFacts(
   donations: readonly DonationAttributes[],
   options: { createdAt: string; alreadyOut: number; warnings?: readonly string[]; leftOut?: number },
 ): ReviewFacts {
-  const byRecipient = new Map<string, { recipientId: string; currencyCode: string; amount: number; count: number }>();
+  const byRecipient = new Map<
+    string,
+    { recipientId: string; currencyCode: string; amount: number; count: number }
+  >();
   for (const d of donations) {
     const recipientId = d.destination.recipientId;
     const key = `${recipientId}\u0000${d.funds.currencyCode}`;
-    const sum = byRecipient.get(key) ?? { recipientId, currencyCode: d.funds.currencyCode, amount: 0, count: 0 };
+    const sum = byRecipient.get(key) ?? {
+      recipientId,
+      currencyCode: d.funds.currencyCode,
+      amount: 0,
+      count: 0,
+    };
     sum.amount += d.funds.amount;
     sum.count++;
     byRecipient.set(key, sum);

@@ -20,6 +20,8 @@ export interface UploadServices {
   uploadsSoFar(): Promise<UploadView[]>;
   /** Resume sending and following every unfinished upload in the ledger (call once after start). */
   resume(): void;
+  /** One pass of resume, awaited: what could be sent now is sent (CLI resume lists after it). */
+  resumeNow(): Promise<void>;
   /** Resolves when every upload in the ledger has reached PROCESSED or ERROR (CLI --wait, tests). */
   waitUntilSettled(options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
   /**
@@ -144,6 +146,10 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       ready()
         .then((e) => e.resume())
         .catch(() => undefined);
+    },
+    async resumeNow() {
+      if (!existsSync(join(deps.dataDir, 'uploads'))) return;
+      await (await ready()).resume();
     },
     async waitUntilSettled(options = {}) {
       const e = await ready();

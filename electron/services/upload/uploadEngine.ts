@@ -133,18 +133,28 @@ export class UploadEngine {
   /** Row keys already out (or on their way) by fingerprint, for the duplicate guard. */
   private async duplicates(
     ready: readonly ReadyRow[],
+    teamOptional = false,
+    /** A resend: the failed upload's own claims on its rows are not duplicates. */
+    exceptUpload?: string,
   ): Promise<ChannelResponse<'upload.preview'>['duplicates']> {
     const service = await this.ctx.environments.describe();
     const sent = sentFingerprints(this.ctx.ledger.allGroups(), this.ctx.ledger.allIntents(), service);
     const team = this.ctx.team?.() ?? null;
-    const elsewhere = team
-      ? await this.teamCall(() =>
+    let elsewhere = new Map<string, SentElsewhere>();
+    if (team) {
+      try {
+        elsewhere = await this.teamCall(() =>
           team.sentElsewhere(
             environmentKeyOf(service),
             ready.filter((r) => !sent.has(r.fingerprint)).map((r) => r.fingerprint),
+            exceptUpload,
           ),
-        )
-      : new Map<string, SentElsewhere>();
+        );
+      } catch (e) {
+        // A preview still says what this computer knows; the upload itself asks the team again.
+        if (!teamOptional) throw e;
+      }
+    }
     const flags: ChannelResponse<'upload.preview'>['duplicates'] = [];
     for (const row of ready) {
       const hit = sent.get(row.fingerprint);
@@ -194,7 +204,7 @@ export class UploadEngine {
       valid: validated.ready.length,
       invalid: validated.invalid.length,
       totals: validated.totals,
-      duplicates: resendIntentId ? [] : await this.duplicates(validated.ready),
+      duplicates: resendIntentId ? [] : await this.duplicates(validated.ready, true),
       parts: (
         await planParts(
           validated.ready.map((r) => r.donation),
@@ -245,6 +255,7 @@ export class UploadEngine {
     validated: ValidatedWorkspace,
     skipInvalid: boolean | undefined,
     confirm: 'all' | number[] | undefined,
+    resending?: string,
   ): Promise<{ rows: ReadyRow[]; duplicates: ChannelResponse<'upload.preview'>['duplicates'] }> {
     if (validated.mappingProblems.length) {
       throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
@@ -259,7 +270,7 @@ export class UploadEngine {
         { rowKeys: validated.invalid.map((r) => r.key) },
       );
     }
-    const flags = await this.duplicates(validated.ready);
+    const flags = await this.duplicates(validated.ready, false, resending);
     const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
     const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
     if (unconfirmed.length) {
@@ -488,7 +499,13 @@ export class UploadEngine {
     const approval = group.approval as LedgerApproval;
     if (approval.state === 'sent') return 'go';
     const team = this.ctx.team?.() ?? null;
-    if (!team) return 'wait';
+    if (!team) {
+      this.gateProblems.set(
+        group.id,
+        `Upload ${group.id} was submitted to the team database ${approval.server}, which this computer is not connected to now; it is not sent until it is.`,
+      );
+      return 'wait';
+    }
     try {
       const sent = await team.markSent(group.id, approval.fileSha256);
       await this.noteTeamState(group, sent);
@@ -655,7 +672,7 @@ export class UploadEngine {
       const workspace = await this.ctx.workspaces.read(group.workspaceId);
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
-      const { rows } = await this.admit(validated, input.skipInvalid, undefined);
+      const { rows } = await this.admit(validated, input.skipInvalid, undefined, group.id);
       const team = this.ctx.team?.() ?? null;
       let corrected = await this.record(validated, rows, failed.serviceId, randomUUID(), team);
       // The failed bulk's own rows are claimed by its upload: this one finishes it, so they may go again.

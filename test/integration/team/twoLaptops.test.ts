@@ -6,9 +6,14 @@ import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { startDesk, type DeskRuntime } from '../../../electron/services';
 import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { dispatch, type ChannelInput, type ChannelName, type ChannelResponse } from '../../../shared/contract';
+import {
+  dispatch,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelResponse,
+} from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import { startPgCluster, type PgCluster } from '../../support/pgCluster';
 import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 
 /*
@@ -22,7 +27,9 @@ import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
 let dir: string;
 let cli: string;
 let emu: RunningEmulator;
-let team: TeamCluster;
+let team: PgCluster;
+const PASSWORDS = { alice: 'alice-password', bob: 'bob-password' } as const;
+const urlOf = (login: 'alice' | 'bob') => team.url(login, PASSWORDS[login]);
 let good: string[];
 
 const laptopA = () => join(dir, 'laptop-a');
@@ -33,10 +40,15 @@ beforeAll(async () => {
   [cli, emu, team] = await Promise.all([
     buildCli(dir),
     startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startTeamCluster(),
+    startPgCluster(),
   ]);
-  // Approvers prepare uploads too (bob sends the same rows later); alice only prepares.
-  await team.query('GRANT desk_preparer TO bob');
+  // The team's admin sets the empty database up with the real command, then gives each person a
+  // login: alice prepares; bob approves, and prepares too (he tries to send the same rows later).
+  const init = await runCliProcess(cli, emu, ['db', 'init-team', '--url', team.adminUrl], join(dir, 'admin'));
+  expect(init.code, init.stderr).toBe(0);
+  expect(init.stdout).toContain('CREATE ROLE');
+  await team.createLogin('alice', PASSWORDS.alice, ['desk_preparer']);
+  await team.createLogin('bob', PASSWORDS.bob, ['desk_preparer', 'desk_approver']);
   const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }> };
   };
@@ -53,7 +65,7 @@ afterAll(async () => {
 
 function as(login: 'alice' | 'bob', folder: string, args: string[]): Promise<CliRun> {
   return runCliProcess(cli, emu, args, folder, {
-    env: { DONATION_DESK_DATABASE_URL: team.urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
+    env: { DONATION_DESK_DATABASE_URL: urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
     timeoutMs: 120_000,
   });
 }
@@ -89,7 +101,7 @@ describe('two laptops on one team database', () => {
     expect(printed.approval).toMatchObject({ state: 'waiting', preparer: 'alice' });
 
     // The team's record is the same file (one part: its gzip file's own hash) with what bob reviews.
-    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    const bob = new PgTeamDatabase({ url: urlOf('bob') });
     try {
       const record = await bob.upload(uploadId);
       expect(record).toMatchObject({
@@ -131,7 +143,12 @@ describe('two laptops on one team database', () => {
   }, 60_000);
 
   it('B approves (exit 0); then A’s resume --wait sends it and follows it to PROCESSED', async () => {
-    const approved = await as('bob', laptopB(), ['approve', uploadId, '--reason', 'Matches the November list']);
+    const approved = await as('bob', laptopB(), [
+      'approve',
+      uploadId,
+      '--reason',
+      'Matches the November list',
+    ]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain(`Approved upload ${uploadId}`);
 
@@ -145,22 +162,72 @@ describe('two laptops on one team database', () => {
     };
     expect(upload.uploadId).toBe(uploadId);
     expect(upload.state).toBe('processed');
-    expect(upload.approval).toMatchObject({ state: 'sent', decidedBy: 'bob', reason: 'Matches the November list' });
+    expect(upload.approval).toMatchObject({
+      state: 'sent',
+      decidedBy: 'bob',
+      reason: 'Matches the November list',
+    });
     expect(upload.intents.map((i) => i.state)).toEqual(['PROCESSED']);
   }, 120_000);
 
   it('B uploads the same rows: refused as already sent by alice (exit 1), nothing recorded to send', async () => {
     const run = await as('bob', laptopB(), ['upload', novemberFile]);
     expect(run.code, run.stdout).toBe(1);
-    expect(run.stderr).toMatch(/3 rows were already sent \(for example row 2 by alice on \d{4}-\d\d-\d\d \(upload /);
+    expect(run.stderr).toMatch(
+      /3 rows were already sent \(for example row 2 by alice on \d{4}-\d\d-\d\d \(upload /,
+    );
     expect(run.stderr).toContain(uploadId);
   }, 60_000);
+
+  it('upload --wait waits for the decision, then sends and follows it (exit 0)', async () => {
+    const october = await sheet('october.csv', [[good[4]!, '15.00', 'USD']]);
+    const waiting = as('alice', laptopA(), ['upload', october, '--wait', '--json']);
+    let id: string | undefined;
+    for (let tries = 0; !id && tries < 100; tries++) {
+      const listed = await as('bob', laptopB(), ['approvals', '--json']);
+      const { approvals } = JSON.parse(listed.stdout) as {
+        approvals: Array<{ id: string; workspaceName: string }>;
+      };
+      id = approvals.find((a) => a.workspaceName === 'october')?.id;
+    }
+    expect(id).toBeDefined();
+    const approved = await as('bob', laptopB(), ['approve', id!]);
+    expect(approved.code, approved.stderr).toBe(0);
+    const run = await waiting;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`Upload ${id} waits for an approver`);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      uploadId: id,
+      state: 'processed',
+      approval: { state: 'sent', decidedBy: 'bob' },
+    });
+  }, 120_000);
+
+  it('a rejected upload is never sent: A’s resume stops it with bob’s reason (exit 1)', async () => {
+    const september = await sheet('september.csv', [[good[5] ?? good[0]!, '77.00', 'GBP']]);
+    const waiting = await as('alice', laptopA(), ['upload', september, '--json']);
+    expect(waiting.code, waiting.stderr).toBe(4);
+    const id = (JSON.parse(waiting.stdout) as { uploadId: string }).uploadId;
+    const noReason = await as('bob', laptopB(), ['reject', id]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('--reason');
+    const rejected = await as('bob', laptopB(), ['reject', id, '--reason', 'Not in this month’s plan']);
+    expect(rejected.code, rejected.stderr).toBe(0);
+
+    const resumed = await as('alice', laptopA(), ['resume']);
+    expect(resumed.code, resumed.stdout).toBe(1);
+    expect(resumed.stdout).toContain(`Upload ${id} of “september”: stopped`);
+    expect(resumed.stdout).toContain('Stopped: Approval rejected by bob: Not in this month’s plan');
+  }, 120_000);
 
   describe('an edit after approval', () => {
     let runtime: DeskRuntime;
     let secondId: string;
 
-    async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelResponse<C>> {
+    async function call<C extends ChannelName>(
+      channel: C,
+      input: ChannelInput<C>,
+    ): Promise<ChannelResponse<C>> {
       const result = await dispatch(runtime.services, channel, input, { transport: 'test' });
       if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
       return result.value as ChannelResponse<C>;
@@ -190,7 +257,7 @@ describe('two laptops on one team database', () => {
           env: {
             DONATION_DESK_CLIENT_ID: emu.clientId,
             DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-            DONATION_DESK_DATABASE_URL: team.urlOf('alice'),
+            DONATION_DESK_DATABASE_URL: urlOf('alice'),
             DONATION_DESK_POLL_MIN_MS: '60000',
             DONATION_DESK_POLL_MAX_MS: '120000',
           },
@@ -234,12 +301,7 @@ describe('two laptops on one team database', () => {
       .slice()
       .reverse()
       .map((e) => `${e.person} ${e.action}${e.details.outcome ? ` ${String(e.details.outcome)}` : ''}`);
-    expect(steps).toEqual([
-      'alice submit',
-      'alice upload waiting-approval',
-      'bob approve',
-      'alice send',
-    ]);
+    expect(steps).toEqual(['alice submit', 'alice upload waiting-approval', 'bob approve', 'alice send']);
     for (const e of entries) expect(Date.parse(e.at)).not.toBeNaN();
 
     const csv = await readFile(out, 'utf8');
@@ -252,7 +314,9 @@ describe('two laptops on one team database', () => {
       ['alice', 'Edited cells'],
       ['alice', 'Approval void'],
     ] as const) {
-      expect(csv, `${person}: ${action}`).toMatch(new RegExp(`${person}[^\\n]*${action}|${action}[^\\n]*${person}`));
+      expect(csv, `${person}: ${action}`).toMatch(
+        new RegExp(`${person}[^\\n]*${action}|${action}[^\\n]*${person}`),
+      );
     }
     // bob's refused upload of the same rows is in the trail too.
     expect(csv).toMatch(/bob[^\n]*Refused: 3 rows were already sent/);
