@@ -5,7 +5,7 @@ import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
-import { expect, openApp, seriousViolations } from './fixtures';
+import { expect, openApp, openFixedSample, seriousViolations } from './fixtures';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
 /*
@@ -77,7 +77,13 @@ async function startApp(
   who: { login: string; password: string } | null,
   url?: string,
 ): Promise<BridgeProcess> {
-  const env: Record<string, string> = { DONATION_DESK_APPROVALS_POLL_MS: '1000' };
+  // Quick polls (and a quick Offline sandbox), so an approved upload goes out and is processed in seconds.
+  const env: Record<string, string> = {
+    DONATION_DESK_APPROVALS_POLL_MS: '1000',
+    DONATION_DESK_OFFLINE_TIME_SCALE: '600',
+    DONATION_DESK_POLL_MIN_MS: '500',
+    DONATION_DESK_POLL_MAX_MS: '2000',
+  };
   const address = url ?? (who ? cluster.url(who.login, who.password) : undefined);
   if (address) env.DONATION_DESK_DATABASE_URL = address;
   return startBridgeProcess(await newDataDir(), env);
@@ -342,4 +348,45 @@ test('the header says plainly when the team database cannot be reached', async (
   } finally {
     await app.stop();
   }
+});
+
+test('maker-checker through the screens: alice uploads, it waits, bob approves it in his app, alice’s app sends it', async ({
+  page,
+  browser,
+  aliceApp,
+  bobApp,
+}) => {
+  test.setTimeout(150_000);
+  await openApp(page, aliceApp);
+  await openFixedSample(page);
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  const upload = page.getByRole('region', { name: /Upload of/ }).first();
+  await expect(upload.getByTestId('upload-state')).toHaveText('Waiting for approval', { timeout: 30_000 });
+  await expect(upload.getByTestId('upload-approval')).toHaveAttribute('data-state', 'waiting');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // bob, in his own app, finds it in Approvals and approves it.
+  const bobPage = await browser.newPage();
+  try {
+    await openApp(bobPage, bobApp, 'approvals');
+    const row = bobPage
+      .getByTestId('approval-row')
+      .filter({ hasText: 'alice' })
+      .filter({ hasText: 'Waiting' });
+    await expect(row).toHaveCount(1);
+    await row.getByRole('link').click();
+    await expect(bobPage.getByTestId('review-rows')).toContainText('donations');
+    await bobPage.getByRole('button', { name: 'Approve…' }).click();
+    await bobPage.getByRole('dialog').getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(bobPage.getByText('You approved this upload.')).toBeVisible();
+  } finally {
+    await bobPage.close();
+  }
+
+  // alice's app sends it by itself once approved, and the service processes it.
+  await expect(upload.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 90_000,
+  });
+  await expect(upload.getByTestId('upload-approval')).toContainText('Approved by bob');
 });

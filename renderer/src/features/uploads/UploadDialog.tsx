@@ -220,7 +220,8 @@ export function UploadDialog({
                       data-testid="duplicate-example"
                       title={duplicates[0] ? earlierFileWords(duplicates[0].intentId) : undefined}
                     >
-                      row {duplicates[0]?.row ?? '(new)'}, sent{' '}
+                      row {duplicates[0]?.row ?? '(new)'}, sent
+                      {duplicates[0]?.sentBy ? ` by ${duplicates[0].sentBy}` : ''}{' '}
                       {duplicates[0] ? sentWhen(duplicates[0].sentAt) : ''}
                     </span>
                     . Sending them again makes a second donation.
@@ -255,7 +256,7 @@ export function UploadDialog({
                             />
                           }
                           title={earlierFileWords(d.intentId)}
-                          label={`Send row ${d.row ?? '(new)'} again (sent ${sentWhen(d.sentAt)})`}
+                          label={`Send row ${d.row ?? '(new)'} again (sent${d.sentBy ? ` by ${d.sentBy}` : ''} ${sentWhen(d.sentAt)})`}
                         />
                       ))}
                     </Stack>

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import IconButton from '@mui/material/IconButton';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Tooltip from '@mui/material/Tooltip';
@@ -14,7 +15,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { IntentView, UploadView } from '../../../../shared/contract/uploadChannels';
+import type { IntentView, UploadApproval, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from './totalsWords';
 import {
@@ -34,13 +35,48 @@ const uploadStateLabels: Record<
   UploadView['state'],
   { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }
 > = {
-  'waiting-approval': { label: 'Waiting for approval', color: 'warning' },
+  'waiting-approval': { label: 'Waiting for approval', color: 'default' },
   sending: { label: 'Sending', color: 'info' },
   following: { label: 'At the service', color: 'info' },
   processed: { label: 'Processed', color: 'success' },
   error: { label: 'Needs repair', color: 'error' },
   stopped: { label: 'Stopped', color: 'warning' },
 };
+
+const shortTime = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Team mode: where the upload's approval stands, in a sentence (the file it binds to on hover). */
+function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; uploadId: string }) {
+  const by = approval.decidedBy
+    ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${shortTime(approval.decidedAt)}` : ''}`
+    : '';
+  const reason = approval.reason ? `: “${approval.reason}”` : '';
+  const words: Record<UploadApproval['state'], string> = {
+    submitting: 'Being submitted to the team for approval.',
+    waiting: 'Waiting for another person with the approver role to approve it; nothing is sent until then.',
+    approved: `Approved${by}${reason}. It is sent from the preparer’s computer.`,
+    rejected: `Rejected${by}${reason}. Nothing was sent.`,
+    void: `The approval is void: the workspace was edited after it was submitted${reason}. Upload it again.`,
+    sent: approval.decidedBy
+      ? `Approved${by}${reason}, and sent.`
+      : 'Sent (the team’s rule asked for no approval).',
+  };
+  return (
+    <Typography
+      variant="body2"
+      sx={{ mt: 1 }}
+      data-testid="upload-approval"
+      data-state={approval.state}
+      title={`File SHA-256 ${approval.fileSha256}`}
+    >
+      {words[approval.state]}{' '}
+      {(approval.state === 'waiting' || approval.state === 'approved' || approval.state === 'rejected') && (
+        <Link href={`#/approvals/${encodeURIComponent(uploadId)}`}>See it in Approvals</Link>
+      )}
+    </Typography>
+  );
+}
 
 const correctedLabel = { label: 'Corrected', color: 'success' as const };
 
@@ -195,6 +231,7 @@ export default function UploadsPage() {
               {count(u.rows, 'row')}: {totalsInWords(u.totals)}
               {u.corrects && <CorrectsWords bulkId={u.corrects} uploads={uploads} />}
             </Typography>
+            {u.approval && <ApprovalNote approval={u.approval} uploadId={u.uploadId} />}
             {u.stoppedReason && (
               <Alert severity="warning" sx={{ mt: 1 }}>
                 {u.stoppedReason}
