@@ -372,7 +372,7 @@ test('maker-checker through the screens: alice uploads, it waits, bob approves i
     await openApp(bobPage, bobApp, 'approvals');
     const row = bobPage
       .getByTestId('approval-row')
-      .filter({ hasText: 'alice' })
+      .filter({ hasText: /sample/i })
       .filter({ hasText: 'Waiting' });
     await expect(row).toHaveCount(1);
     await row.getByRole('link').click();

@@ -237,67 +237,70 @@ export default function UploadsPage() {
                 {u.stoppedReason}
               </Alert>
             )}
-            <Table size="small" sx={{ mt: 1 }} aria-label="Files of this upload">
-              <TableHead>
-                <TableRow>
-                  <TableCell>File</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell align="right">Rows</TableCell>
-                  <TableCell align="right">Accepted</TableCell>
-                  <TableCell align="right">Invalid</TableCell>
-                  <TableCell>Timeline</TableCell>
-                  <TableCell>
-                    <span className="visually-hidden">Actions</span>
-                  </TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {u.intents.map((i) => (
-                  <TableRow key={i.intentId} data-testid="intent-row">
+            {/* Nothing is at the service while an upload waits for approval: no file table yet. */}
+            {u.intents.length > 0 && (
+              <Table size="small" sx={{ mt: 1 }} aria-label="Files of this upload">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>File</TableCell>
+                    <TableCell>Status</TableCell>
+                    <TableCell align="right">Rows</TableCell>
+                    <TableCell align="right">Accepted</TableCell>
+                    <TableCell align="right">Invalid</TableCell>
+                    <TableCell>Timeline</TableCell>
                     <TableCell>
-                      <IntentName upload={u} intent={i} />
-                    </TableCell>
-                    <TableCell>
-                      <Tooltip title={withCode(intentStateWord(i.state), i.state)}>
-                        <strong data-testid="intent-state" data-status={i.state}>
-                          {intentStateWord(i.state)}
-                        </strong>
-                      </Tooltip>
-                      {i.error && (
-                        <Tooltip title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}>
-                          <Typography variant="body2" color="error" data-testid="intent-error">
-                            {intentErrorWords(i)?.text}
-                          </Typography>
-                        </Tooltip>
-                      )}
-                      {i.correctedByUpload && (
-                        <Typography variant="body2">Corrected by a later upload.</Typography>
-                      )}
-                    </TableCell>
-                    <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
-                    <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
-                    <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
-                    <TableCell>
-                      <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
-                    </TableCell>
-                    <TableCell>
-                      <Stack spacing={1}>
-                        {i.state === 'ERROR' && !i.correctedByUpload && (
-                          <Button size="small" onClick={() => repair(i)}>
-                            Fix the rows
-                          </Button>
-                        )}
-                        {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
-                          <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
-                            Check now
-                          </Button>
-                        )}
-                      </Stack>
+                      <span className="visually-hidden">Actions</span>
                     </TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {u.intents.map((i) => (
+                    <TableRow key={i.intentId} data-testid="intent-row">
+                      <TableCell>
+                        <IntentName upload={u} intent={i} />
+                      </TableCell>
+                      <TableCell>
+                        <Tooltip title={withCode(intentStateWord(i.state), i.state)}>
+                          <strong data-testid="intent-state" data-status={i.state}>
+                            {intentStateWord(i.state)}
+                          </strong>
+                        </Tooltip>
+                        {i.error && (
+                          <Tooltip title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}>
+                            <Typography variant="body2" color="error" data-testid="intent-error">
+                              {intentErrorWords(i)?.text}
+                            </Typography>
+                          </Tooltip>
+                        )}
+                        {i.correctedByUpload && (
+                          <Typography variant="body2">Corrected by a later upload.</Typography>
+                        )}
+                      </TableCell>
+                      <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
+                      <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
+                      <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
+                      <TableCell>
+                        <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
+                      </TableCell>
+                      <TableCell>
+                        <Stack spacing={1}>
+                          {i.state === 'ERROR' && !i.correctedByUpload && (
+                            <Button size="small" onClick={() => repair(i)}>
+                              Fix the rows
+                            </Button>
+                          )}
+                          {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
+                            <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
+                              Check now
+                            </Button>
+                          )}
+                        </Stack>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
           </Paper>
         );
       })}
