@@ -96,6 +96,33 @@ describe('uploads on a team database', () => {
   }, 60_000);
 });
 
+describe('an upload waiting for approval in the open app', () => {
+  it('is stopped at the next try once rejected, and the preparer is told who rejected it and why', async () => {
+    const notes: string[] = [];
+    desk = await openDesk(h, {
+      env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') },
+      notify: (title, body) => notes.push(`${title}: ${body}`),
+    });
+    const id = await createWorkspace(desk, makeRows(h.recipients, 2, 980));
+    const started = await desk.call('upload.start', { workspaceId: id });
+    expect(started.upload.state).toBe('waiting-approval');
+    expect(started.problems).toEqual([]);
+    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    try {
+      await bob.decide(started.uploadId, 'reject', started.upload.approval!.fileSha256, 'Wrong month');
+    } finally {
+      await bob.close();
+    }
+    await desk.desk.resumeUploads();
+    const after = (await desk.call('upload.list', {})).find((u) => u.uploadId === started.uploadId)!;
+    expect(after.state).toBe('stopped');
+    expect(after.stoppedReason).toBe('Approval rejected by bob: Wrong month');
+    expect(after.approval).toMatchObject({ state: 'rejected', decidedBy: 'bob', reason: 'Wrong month' });
+    expect(after.intents).toEqual([]);
+    expect(notes).toContain('Upload rejected: Test gifts: rejected by bob: Wrong month');
+  }, 60_000);
+});
+
 describe('the audit outbox', () => {
   it('keeps entries while the server is away and copies each once when it answers again', async () => {
     desk = await as(nowhere());
