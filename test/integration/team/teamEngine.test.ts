@@ -96,6 +96,45 @@ describe('uploads on a team database', () => {
   }, 60_000);
 });
 
+describe('following across the team', () => {
+  it('leaves a bulk another computer follows alone until that computer’s lease is released', async () => {
+    await carol.setRule({ approval: 'never', thresholds: {} });
+    desk = await openDesk(h, {
+      env: {
+        DONATION_DESK_DATABASE_URL: team.urlOf('alice'),
+        DONATION_DESK_POLL_MIN_MS: '800',
+        DONATION_DESK_POLL_MAX_MS: '800',
+      },
+    });
+    const id = await createWorkspace(desk, makeRows(h.recipients, 2, 990));
+    const started = await desk.call('upload.start', { workspaceId: id });
+    const intent = started.upload.intents.at(-1)!;
+    expect(intent.state).toBe('UPLOADED');
+    // Another computer of the team follows this bulk now (before this one's first poll is due).
+    const other = new PgTeamDatabase({ url: team.urlOf('bob'), computer: 'laptop-b' });
+    const key = `follow:${intent.serviceId}`;
+    try {
+      expect(await other.lease(key, 'laptop-b/1', 60_000)).toBe(true);
+      await h.emu.advance(600);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect((await desk.call('upload.get', { intentId: intent.intentId })).state).toBe('UPLOADED');
+
+      await other.releaseLease(key, 'laptop-b/1');
+      let state = 'UPLOADED';
+      for (let i = 0; i < 40 && state !== 'PROCESSED'; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        await h.emu.advance(120);
+        state = (await desk.call('upload.get', { intentId: intent.intentId })).state;
+      }
+      expect(state).toBe('PROCESSED');
+      // Done: this computer let its own lease go.
+      expect(await other.lease(key, 'laptop-b/2', 60_000)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});
+
 describe('an upload waiting for approval in the open app', () => {
   it('is stopped at the next try once rejected, and the preparer is told who rejected it and why', async () => {
     const notes: string[] = [];
