@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgCluster, type PgCluster } from './pgCluster';
@@ -43,5 +48,51 @@ describe('a throwaway PostgreSQL cluster for tests', () => {
     expect(existsSync(dataDir)).toBe(false);
     const client = new pg.Client({ connectionString: other.adminUrl, connectionTimeoutMillis: 2000 });
     await expect(client.connect()).rejects.toThrow();
+  });
+
+  it('is stopped and removed even when the test process is killed outright', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'desk-pg-kill-'));
+    try {
+      const entry = join(work, 'entry.ts');
+      await writeFile(
+        entry,
+        `import { startPgCluster } from ${JSON.stringify(join(process.cwd(), 'test/support/pgCluster.ts'))};
+         startPgCluster().then(async (c) => {
+           const { rows } = await c.query("SELECT current_setting('data_directory') AS d");
+           console.log(JSON.stringify({ port: c.port, data: rows[0].d }));
+           setInterval(() => undefined, 1000);
+         });`,
+      );
+      const script = join(work, 'entry.cjs');
+      await build({
+        entryPoints: [entry],
+        outfile: script,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        logLevel: 'silent',
+      });
+      const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const started = await new Promise<{ port: number; data: string }>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) =>
+          resolve(JSON.parse(d.toString()) as { port: number; data: string }),
+        );
+        child.once('exit', (code) => reject(new Error(`the child ended first (${code})`)));
+      });
+      expect(existsSync(started.data)).toBe(true);
+      child.kill('SIGKILL');
+      const deadline = Date.now() + 15_000;
+      while (existsSync(started.data) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(existsSync(started.data)).toBe(false);
+      const client = new pg.Client({
+        host: '127.0.0.1',
+        port: started.port,
+        user: 'postgres',
+        connectionTimeoutMillis: 2000,
+      });
+      await expect(client.connect()).rejects.toThrow();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,18 @@ function runServerTool(bin: string, tool: string, args: string[]): void {
   }
 }
 
+function startReaper(bin: string, data: string, dir: string) {
+  const pgCtl = `${asRoot ? 'runuser -u postgres -- ' : ''}'${join(bin, 'pg_ctl')}'`;
+  const script = [
+    `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done`,
+    `${pgCtl} -D '${data}' -m immediate -w stop >/dev/null 2>&1`,
+    `rm -rf '${dir}'`,
+  ].join('; ');
+  const reaper = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  reaper.unref();
+  return reaper;
+}
+
 const running = new Set<() => void>();
 let exitHookInstalled = false;
 function installExitHook(): void {
@@ -107,12 +119,21 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   chmodSync(dir, 0o700);
 
+  // A test process killed outright (a worker ended by the runner, Ctrl+C, SIGKILL) runs no hook: a
+  // detached watcher stops the server and removes the folder once this process is gone.
+  const reaper = startReaper(bin, data, dir);
+
   let port = 0;
   let stopped = false;
   const stopNow = () => {
     if (stopped) return;
     stopped = true;
     running.delete(stopNow);
+    try {
+      if (reaper.pid) process.kill(reaper.pid);
+    } catch {
+      // Already gone.
+    }
     if (existsSync(join(data, 'postmaster.pid'))) {
       try {
         runServerTool(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -122,6 +122,18 @@ describe('the shared duplicate guard', () => {
     expect((await db('alice').sentElsewhere(ENV, ['r1', 'r2'])).size).toBe(0);
   });
 
+  it('checks and claims a large upload in one go, within the statement timeout', async () => {
+    // A join the planner misjudged (fresh table, no statistics) once made this quadratic: 100,000
+    // rows ran for minutes. With one index probe per row it takes about a second here.
+    const rows = Array.from({ length: 40_000 }, (_, i) => `${sha(String(i))}-large`);
+    const first = randomUUID();
+    expect(await db('alice').claimRows(first, `${ENV}/large`, rows)).toEqual([]);
+    const conflicts = await db('dave').claimRows(randomUUID(), `${ENV}/large`, rows);
+    expect(conflicts).toHaveLength(40_000);
+    expect((await db('dave').sentElsewhere(`${ENV}/large`, rows)).size).toBe(40_000);
+    expect(await db('dave').claimRows(randomUUID(), `${ENV}/large`, rows, new Set(rows))).toEqual([]);
+  });
+
   it('lets only one of two computers racing for the same rows claim them', async () => {
     const alice = new PgTeamDatabase({ url: team.urlOf('alice'), computer: 'a' });
     const dave = new PgTeamDatabase({ url: team.urlOf('dave'), computer: 'd' });

@@ -303,11 +303,15 @@ export class PgTeamDatabase implements TeamDatabase {
     exceptUpload?: string,
   ): Promise<Map<string, SentElsewhere>> {
     const rows = await this.query<ClaimRow>(
-      `SELECT DISTINCT ON (s.fingerprint) s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
-       FROM desk.sent_row s
-       JOIN (SELECT DISTINCT f FROM unnest($2::text[]) AS f) wanted ON wanted.f = s.fingerprint
-       WHERE s.environment_key = $1 AND s.released_at IS NULL AND ($3::text IS NULL OR s.upload_id <> $3)
-       ORDER BY s.fingerprint, s.claimed_at`,
+      // One index probe per row asked about (see desk.claim_rows).
+      `SELECT c.fingerprint, c.upload_id, c.claimed_by, c.computer, c.claimed_at
+       FROM (SELECT DISTINCT f FROM unnest($2::text[]) AS f) wanted
+       CROSS JOIN LATERAL (
+         SELECT s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
+         FROM desk.sent_row s
+         WHERE s.environment_key = $1 AND s.fingerprint = wanted.f AND s.released_at IS NULL
+           AND ($3::text IS NULL OR s.upload_id <> $3)
+         ORDER BY s.claimed_at LIMIT 1) c`,
       [environmentKey, [...fingerprints], exceptUpload ?? null],
     );
     return new Map(rows.map((r) => [r.fingerprint, toSentElsewhere(r)]));

@@ -11,11 +11,11 @@
  *   DD003 a different file (SHA-256) than the one submitted DD004 no such upload
  *   DD005 the upload is not in a state that allows it       DD006 a reason is required
  *   DD007 not the preparer (or an admin / approver)         DD008 insert-only table
- *   DD009 a value the table cannot hold                     DD010 rows claimed by another upload
+ *   DD009 a value or a change the desk does not accept
  *
- * Migrations: each version is a list of statements run in one transaction by an admin (init-team);
- * the app only checks the version on connect. Later versions must stay additive, so an app one
- * version behind keeps working while the team updates.
+ * Migrations: each version is a list of statements; an admin's init-team runs every missing one in
+ * one transaction. The app only checks the version on connect. Later versions must stay additive,
+ * so an app one version behind keeps working while the team updates.
  */
 
 export interface TeamMigration {
@@ -181,7 +181,7 @@ $$`,
   upload_id text,
   donation_id text,
   details jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(details) = 'object'),
-  origin text NOT NULL DEFAULT '${TEAM_AUDIT_ORIGIN}',
+  origin text NOT NULL DEFAULT '',
   origin_seq bigint,
   UNIQUE (origin, origin_seq)
 )`,
@@ -238,8 +238,8 @@ $$`,
 BEGIN
   INSERT INTO desk.approval_event (upload_id, action, computer, file_sha256, state_before, state_after, reason)
   VALUES (p_upload.id, p_action, coalesce(p_computer, ''), p_upload.file_sha256, p_from, p_upload.state, p_reason);
-  INSERT INTO desk.audit (computer, environment, action, upload_id, details)
-  VALUES (coalesce(p_computer, ''), p_upload.environment, p_action, p_upload.id,
+  INSERT INTO desk.audit (computer, environment, action, upload_id, origin, details)
+  VALUES (coalesce(p_computer, ''), p_upload.environment, p_action, p_upload.id, '${TEAM_AUDIT_ORIGIN}',
     jsonb_strip_nulls(jsonb_build_object(
       'workspaceName', p_upload.workspace_name, 'fileSha256', p_upload.file_sha256,
       'rows', p_upload.rows, 'totals', p_upload.totals, 'preparer', p_upload.preparer,
@@ -301,7 +301,7 @@ $$`,
 BEGIN
   NEW.changed_by := session_user;
   NEW.changed_at := now();
-  INSERT INTO desk.audit (action, details) VALUES ('team-rule', jsonb_build_object(
+  INSERT INTO desk.audit (action, origin, details) VALUES ('team-rule', '${TEAM_AUDIT_ORIGIN}', jsonb_build_object(
     'before', jsonb_build_object('approval', OLD.approval, 'thresholds', OLD.thresholds),
     'after', jsonb_build_object('approval', NEW.approval, 'thresholds', NEW.thresholds)));
   RETURN NEW;
@@ -446,16 +446,23 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'DD007', MESSAGE = 'These rows were claimed for this upload by another person.';
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended('desk.sent_row ' || p_environment_key, 0));
-  RETURN QUERY
-    SELECT DISTINCT ON (s.fingerprint) s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
-    FROM desk.sent_row s
-    JOIN (SELECT DISTINCT f FROM unnest(p_fingerprints) AS f) wanted ON wanted.f = s.fingerprint
-    WHERE s.environment_key = p_environment_key AND s.released_at IS NULL AND s.upload_id <> p_upload
-      AND NOT coalesce(p_confirm_all, false)
-      AND NOT (s.fingerprint = ANY (coalesce(p_confirmed, '{}')))
-    ORDER BY s.fingerprint, s.claimed_at;
-  IF FOUND THEN
-    RETURN;
+  -- One index probe per row asked about (LATERAL … LIMIT 1), whatever the planner thinks of the
+  -- sizes: a join it misjudged went quadratic on 100,000 rows.
+  IF NOT coalesce(p_confirm_all, false) THEN
+    RETURN QUERY
+      SELECT c.fingerprint, c.upload_id, c.claimed_by, c.computer, c.claimed_at
+      FROM (SELECT f FROM unnest(p_fingerprints) AS f
+            EXCEPT SELECT f FROM unnest(coalesce(p_confirmed, '{}')) AS f) wanted
+      CROSS JOIN LATERAL (
+        SELECT s.fingerprint, s.upload_id, s.claimed_by, s.computer, s.claimed_at
+        FROM desk.sent_row s
+        WHERE s.environment_key = p_environment_key AND s.fingerprint = wanted.f
+          AND s.released_at IS NULL AND s.upload_id <> p_upload
+        ORDER BY s.claimed_at LIMIT 1) c
+      ORDER BY c.fingerprint;
+    IF FOUND THEN
+      RETURN;
+    END IF;
   END IF;
   INSERT INTO desk.sent_row AS s (environment_key, fingerprint, upload_id, computer, again)
   SELECT p_environment_key, wanted.f, p_upload, coalesce(p_computer, ''),

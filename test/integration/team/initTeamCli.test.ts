@@ -72,6 +72,34 @@ describe('db init-team', () => {
     expect(rows[0]?.n).toBe(1);
   });
 
+  it('works for an owner with CREATEROLE who is not a superuser; the rules hold for its functions', async () => {
+    await cluster.createLogin('owner', 'owner-pw');
+    await cluster.query('ALTER ROLE owner CREATEROLE');
+    await cluster.query('CREATE DATABASE fourth OWNER owner');
+    const run = streams();
+    const url = cluster.url('owner', 'owner-pw', 'fourth');
+    expect(await runCli(['--data-dir', dir, 'db', 'init-team', '--url', url], run.io)).toBe(EXIT.ok);
+    const owner = new pg.Client({ connectionString: url });
+    await owner.connect();
+    try {
+      const { rows } = await owner.query<{ owner: string; su: boolean }>(
+        `SELECT pg_get_userbyid(p.proowner) AS owner, r.rolsuper AS su
+         FROM pg_proc p JOIN pg_roles r ON r.oid = p.proowner WHERE p.oid = 'desk.decide'::regproc`,
+      );
+      expect(rows[0]).toEqual({ owner: 'owner', su: false });
+      // The owner's own approval of its own upload is refused like anyone's (it is no approver).
+      await owner.query(
+        `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+         VALUES ('o1', 'w', 'sandbox', 'k', 'c', repeat('a', 64), 1, '[]', '{}')`,
+      );
+      await expect(
+        owner.query("SELECT desk.decide('o1', 'approve', repeat('a', 64), null)"),
+      ).rejects.toMatchObject({ code: 'DD002' });
+    } finally {
+      await owner.end();
+    }
+  });
+
   it('refuses a login that may not create roles, an unreachable server, and no address', async () => {
     const notAdmin = streams();
     expect(

@@ -293,6 +293,25 @@ describe('the audit trail and the approval history are insert-only', () => {
     }
   });
 
+  it("does not let anyone call the database's own helpers, nor sign as someone else with SET ROLE", async () => {
+    await refused(
+      as('bob').query(
+        "SELECT desk.record(u, 'approve', 'waiting', null, '', null) FROM desk.upload u LIMIT 1",
+      ),
+      '42501',
+      /permission denied for function record/,
+    );
+    await as('bob').query('SET ROLE desk_preparer');
+    try {
+      const { rows } = await as('bob').query<{ person: string }>(
+        "INSERT INTO desk.audit (action) VALUES ('import') RETURNING person",
+      );
+      expect(rows[0]?.person).toBe('bob');
+    } finally {
+      await as('bob').query('RESET ROLE');
+    }
+  });
+
   it('does not let anyone write the shared guard but through claim_rows', async () => {
     await refused(
       as('alice').query(
