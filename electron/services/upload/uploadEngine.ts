@@ -11,8 +11,7 @@ import { writeFileAtomic } from '../storage/atomicFile';
 import { sentFingerprints } from '../ledger/duplicateGuard';
 import type { LedgerApproval, LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSchema';
 import { SENT_STATES } from '../ledger/ledgerSchema';
-import type { TeamDatabase, TeamUpload } from '../team/teamTypes';
-import type { SentElsewhere } from '../team/teamTypes';
+import type { SentElsewhere, TeamDatabase, TeamUpload } from '../team/teamTypes';
 import { bulkFileSha256, environmentKeyOf, reviewFacts, totalsOverParts } from '../team/teamUploads';
 import { gzipBulkFile } from './compress';
 import { saveIntent, type UploadContext } from './context';
@@ -515,7 +514,8 @@ export class UploadEngine {
     const approval = group.approval as LedgerApproval;
     if (approval.state === 'sent') return 'go';
     const team = this.ctx.team?.() ?? null;
-    if (!team) {
+    // Only the database it was submitted to knows its approval: another one must not stop it.
+    if (!team || team.server !== approval.server) {
       this.gateProblems.set(
         group.id,
         `Upload ${group.id} was submitted to the team database ${approval.server}, which this computer is not connected to now; it is not sent until it is.`,
