@@ -11,8 +11,7 @@ import { writeFileAtomic } from '../storage/atomicFile';
 import { sentFingerprints } from '../ledger/duplicateGuard';
 import type { LedgerApproval, LedgerGroup, LedgerIntent, LedgerPart } from '../ledger/ledgerSchema';
 import { SENT_STATES } from '../ledger/ledgerSchema';
-import type { TeamDatabase, TeamUpload } from '../team/teamTypes';
-import type { SentElsewhere } from '../team/teamTypes';
+import type { SentElsewhere, TeamDatabase, TeamUpload } from '../team/teamTypes';
 import { bulkFileSha256, environmentKeyOf, reviewFacts, totalsOverParts } from '../team/teamUploads';
 import { gzipBulkFile } from './compress';
 import { saveIntent, type UploadContext } from './context';
@@ -468,7 +467,23 @@ export class UploadEngine {
     if (JSON.stringify(approval) === JSON.stringify(before)) return current;
     const next = { ...current, approval };
     await this.ctx.ledger.putGroup(next);
+    if (before.state === 'waiting' && approval.state !== 'waiting') this.notifyDecision(next);
     return next;
+  }
+
+  /** Tells the preparer, once, what became of an upload that waited for an approver. */
+  private notifyDecision(group: LedgerGroup): void {
+    const a = group.approval as LedgerApproval;
+    const by = a.decidedBy ?? 'an approver';
+    const why = a.reason ? `: ${a.reason}` : '.';
+    if (a.state === 'approved' || a.state === 'sent')
+      this.ctx.platform.notify?.(
+        'Upload approved',
+        `${group.workspaceName}: approved by ${by}; sending it now.`,
+      );
+    else if (a.state === 'rejected')
+      this.ctx.platform.notify?.('Upload rejected', `${group.workspaceName}: rejected by ${by}${why}`);
+    else if (a.state === 'void') this.ctx.platform.notify?.('Approval void', `${group.workspaceName}${why}`);
   }
 
   private async stopGroup(group: LedgerGroup, reason: string): Promise<LedgerGroup> {
@@ -499,7 +514,8 @@ export class UploadEngine {
     const approval = group.approval as LedgerApproval;
     if (approval.state === 'sent') return 'go';
     const team = this.ctx.team?.() ?? null;
-    if (!team) {
+    // Only the database it was submitted to knows its approval: another one must not stop it.
+    if (!team || team.server !== approval.server) {
       this.gateProblems.set(
         group.id,
         `Upload ${group.id} was submitted to the team database ${approval.server}, which this computer is not connected to now; it is not sent until it is.`,
@@ -783,6 +799,11 @@ export class UploadEngine {
         if (needsFollowing(intent)) this.follower.follow(intent, 0);
       const problems = await this.sendGroup(group).catch(() => ['failed']);
       if (problems.length) failed = true;
+      // Still waiting for an approver: ask the database again less and less often (up to the
+      // longest poll interval), not every few seconds for as long as it waits.
+      const after = this.ctx.ledger.group(group.id);
+      if (after?.approval && !after.stopped && ['submitting', 'waiting'].includes(after.approval.state))
+        failed = true;
     }
     if (!failed) this.resumeFailures = 0;
   }
