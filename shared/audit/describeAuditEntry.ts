@@ -21,6 +21,7 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   reject: 'Rejected an upload',
   void: 'Approval void',
   send: 'Released an approved upload for sending',
+  'release-rows': 'Gave back rows the service refused',
   'team-rule': 'Changed the team’s approval rule',
 };
 
@@ -137,6 +138,8 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
       const by = d.preparer ? ` prepared by ${text(d.preparer)}` : '';
       return `${quoted(d.workspaceName)}${by}: ${count(Number(d.rows ?? 0), 'row')}, ${totalsText(asArray(d.totals))} · SHA-256 ${text(d.fileSha256)} · now ${text(d.state)}${why}`;
     }
+    case 'release-rows':
+      return `${quoted(d.workspaceName)}: ${count(Number(d.releasedRows ?? 0), 'row')} got no donation and may be sent again by anyone in the team`;
     case 'correct':
       return `Replaced by ${text(d.replacementId)}: ${formatMinor(Number(d.amount), text(d.currencyCode))} to ${text(d.recipientId)}`;
     case 'fix-in-grid':

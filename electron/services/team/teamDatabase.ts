@@ -393,6 +393,15 @@ export class PgTeamDatabase implements TeamDatabase {
     return sent!;
   }
 
+  async releaseRows(uploadId: string, fingerprints: readonly string[]): Promise<number> {
+    const rows = await this.query<{ released: number }>('SELECT desk.release_rows($1, $2, $3) AS released', [
+      uploadId,
+      [...fingerprints],
+      this.computer,
+    ]);
+    return rows[0]?.released ?? 0;
+  }
+
   upload(uploadId: string): Promise<TeamUpload | null> {
     return this.one('SELECT * FROM desk.upload WHERE id = $1', [uploadId]);
   }

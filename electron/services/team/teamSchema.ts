@@ -427,6 +427,37 @@ BEGIN
 END
 $$`,
 
+  // A sent bulk the service refused (whole, or some rows): the rows that got no donation are not
+  // out, so the preparer's app gives their claims back. Only for a sent upload, only its preparer
+  // (or an admin); answers how many claims were given back, and records it when any.
+  `CREATE FUNCTION desk.release_rows(p_upload text, p_fingerprints text[], p_computer text DEFAULT '')
+  RETURNS integer ${SAFE} AS $$
+DECLARE
+  u desk.upload;
+  n integer;
+BEGIN
+  SELECT * INTO u FROM desk.upload WHERE id = p_upload FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD004', MESSAGE = format('There is no upload %s on the team database.', p_upload);
+  END IF;
+  IF u.preparer <> session_user AND NOT pg_has_role(session_user, 'desk_admin', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD007',
+      MESSAGE = format('Only %s, who prepared this upload, or a desk admin may give its rows back.', u.preparer);
+  END IF;
+  IF u.state <> 'sent' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD005',
+      MESSAGE = 'Only the rows of a sent upload that the service refused can be given back; void or reject the upload instead.';
+  END IF;
+  UPDATE desk.sent_row SET released_at = now()
+  WHERE upload_id = p_upload AND released_at IS NULL AND fingerprint = ANY (coalesce(p_fingerprints, '{}'));
+  GET DIAGNOSTICS n = ROW_COUNT;
+  IF n > 0 THEN
+    PERFORM desk.record(u, 'release-rows', u.state, NULL, p_computer, jsonb_build_object('releasedRows', n));
+  END IF;
+  RETURN n;
+END
+$$`,
+
   // Claims rows for an upload in one go under a lock per environment, so that two computers
   // submitting at once cannot both claim a row: answers the conflicts (and claims nothing) or nothing.
   `CREATE FUNCTION desk.claim_rows(p_upload text, p_environment_key text, p_fingerprints text[],
@@ -490,6 +521,7 @@ $$`,
   'GRANT EXECUTE ON FUNCTION desk.claim_rows(text, text, text[], text[], boolean, text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.void_upload(text, text, text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.mark_sent(text, text, text) TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.release_rows(text, text[], text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.decide(text, text, text, text, text) TO desk_approver',
   'GRANT UPDATE (approval, thresholds) ON desk.team_rule TO desk_admin',
 ];

@@ -137,6 +137,11 @@ export interface TeamDatabase {
   voidUpload(uploadId: string, reason: string): Promise<TeamUpload | null>;
   /** Before sending: refused unless approved for exactly this file (or no approval was needed). */
   markSent(uploadId: string, fileSha256: string): Promise<TeamUpload>;
+  /**
+   * A sent upload's bulk that the service refused (wholly, or some rows): gives back the claims of
+   * the rows that got no donation, so they are no longer "already sent" for the team. Preparer only.
+   */
+  releaseRows(uploadId: string, fingerprints: readonly string[]): Promise<number>;
   upload(uploadId: string): Promise<TeamUpload | null>;
   uploads(filter?: { state?: TeamUploadState }): Promise<TeamUpload[]>;
   /** Totals sent in `environment` during `month` (YYYY-MM), for "the change from last time". */

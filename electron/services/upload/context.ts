@@ -5,7 +5,7 @@ import type { WorkspaceStore } from '../workspaces/workspaceStore';
 import type { Environments } from '../environments';
 import type { ServiceClient } from '../api/serviceClient';
 import type { LedgerStore } from '../ledger/ledgerStore';
-import type { LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
 import type { BackoffPolicy } from '../api/backoff';
 import type { TeamDatabase } from '../team/teamTypes';
 import { intentView } from './views';
@@ -76,5 +76,26 @@ export async function saveIntent(
   await ctx.ledger.putIntent(next);
   const group = ctx.ledger.group(next.groupId);
   if (group) ctx.events.emit('intent.updated', intentView(group, next));
+  if (group && next.state === 'ERROR' && next.donationRowKeys && !intent.donationRowKeys) {
+    giveBackRefusedRows(ctx, group, next);
+  }
   return next;
+}
+
+/**
+ * Team mode: once the service has said which rows of a failed bulk got a donation, the others are
+ * not out, so their claims in the shared guard are given back (else a colleague, or a fresh upload
+ * of the fixed rows, would be told they were already sent). Best effort: a claim kept errs towards
+ * asking, never towards sending twice.
+ */
+function giveBackRefusedRows(ctx: UploadContext, group: LedgerGroup, intent: LedgerIntent): void {
+  const team = ctx.team?.() ?? null;
+  const approval = group.approval;
+  if (!team || !approval || approval.state !== 'sent' || team.server !== approval.server) return;
+  const part = group.parts[intent.part];
+  if (!part) return;
+  const got = new Set(intent.donationRowKeys ?? []);
+  const refused = part.fingerprints.filter((_, i) => !got.has(part.rowKeys[i] as number));
+  if (refused.length === 0) return;
+  void team.releaseRows(group.id, refused).catch(() => undefined);
 }

@@ -74,6 +74,22 @@ describe('uploads on a team database', () => {
     const end = await driveToEnd(h, desk, intentId);
     expect(end.state).toBe('ERROR');
     expect(end.donations).toBe(3);
+    // The 4 rows that got no donation are given back to the team; the 3 that did stay out.
+    const claims = async () =>
+      (
+        await team.query<{ live: string; released: string }>(
+          `SELECT count(*) FILTER (WHERE released_at IS NULL) AS live,
+                  count(*) FILTER (WHERE released_at IS NOT NULL) AS released
+           FROM desk.sent_row WHERE upload_id = $1`,
+          [started.uploadId],
+        )
+      ).rows[0];
+    await expect.poll(claims).toEqual({ live: '3', released: '4' });
+    const given = (await carol.audit.all({ uploadId: started.uploadId })).filter(
+      (e) => e.action === 'release-rows',
+    );
+    expect(given).toHaveLength(1);
+    expect(given[0]).toMatchObject({ person: 'alice', details: { releasedRows: 4 } });
 
     await h.faults({ partialExtractionFailure: null });
     const resent = await desk.call('upload.resend', { intentId });

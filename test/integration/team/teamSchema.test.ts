@@ -256,6 +256,62 @@ describe('void and mark_sent', () => {
   });
 });
 
+describe('giving back rows the service refused', () => {
+  it('is for a sent upload only, by its preparer, for its own claims, and is recorded', async () => {
+    const id = randomUUID();
+    const file = sha(id);
+    const key = 'sandbox|http://127.0.0.1';
+    const prints = [sha(`${id}-1`), sha(`${id}-2`), sha(`${id}-3`)];
+    await as('alice').query("SELECT * FROM desk.claim_rows($1, $2, $3, '{}', false, 'laptop')", [
+      id,
+      key,
+      prints,
+    ]);
+    await as('alice').query(
+      `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+       VALUES ($1, 'March donations', 'sandbox', $2, 'laptop', $3, 3, '[{"currencyCode":"EUR","amount":300,"count":3}]', '{"month":"2026-03"}')`,
+      [id, key, file],
+    );
+    await refused(
+      as('alice').query('SELECT desk.release_rows($1, $2)', [id, prints]),
+      'DD005',
+      /sent upload/,
+    );
+    await as('bob').query("SELECT desk.decide($1, 'approve', $2, null)", [id, file]);
+    await as('alice').query('SELECT desk.mark_sent($1, $2)', [id, file]);
+    await refused(as('dave').query('SELECT desk.release_rows($1, $2)', [id, prints]), 'DD007', /Only alice/);
+    // No UPDATE on the guard for anyone: only the function gives claims back.
+    await refused(
+      as('alice').query('UPDATE desk.sent_row SET released_at = now() WHERE upload_id = $1', [id]),
+      '42501',
+    );
+
+    const given = await as('alice').query<{ n: number }>("SELECT desk.release_rows($1, $2, 'laptop') AS n", [
+      id,
+      prints.slice(1),
+    ]);
+    expect(given.rows[0]?.n).toBe(2);
+    const again = await as('alice').query<{ n: number }>('SELECT desk.release_rows($1, $2) AS n', [
+      id,
+      prints,
+    ]);
+    expect(again.rows[0]?.n).toBe(1);
+    const live = await team.query<{ fingerprint: string }>(
+      'SELECT fingerprint FROM desk.sent_row WHERE upload_id = $1 AND released_at IS NULL',
+      [id],
+    );
+    expect(live.rows).toEqual([]);
+    const audit = await team.query<{ action: string; person: string; details: { releasedRows: number } }>(
+      "SELECT action, person, details FROM desk.audit WHERE upload_id = $1 AND action = 'release-rows' ORDER BY seq",
+      [id],
+    );
+    expect(audit.rows.map((r) => [r.person, r.details.releasedRows])).toEqual([
+      ['alice', 2],
+      ['alice', 1],
+    ]);
+  });
+});
+
 describe('the audit trail and the approval history are insert-only', () => {
   it('takes entries from the desk roles and signs them with the login, not what the client says', async () => {
     await as('alice').query(
