@@ -162,6 +162,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
             keep: false,
             onPage: async (page) => {
               const at = new Date(now()).toISOString();
+              // What is stored of the page's donations, in one read rather than one per donation.
+              store.prefetch(page.map((resource) => resource.id));
               for (const resource of page) {
                 // Known or not, and its row, without reading its whole record (the hot path of a refresh).
                 const known = store.known(resource.id);
