@@ -792,7 +792,8 @@ function countParts(
   environment: string,
   query: DonationFilter,
 ): Array<{ where: string; params: Array<string | number>; from?: string; sums?: boolean }> {
-  if (!query.bulkIds || (!query.singles && !query.corrections)) return [whereOf(environment, query)];
+  if (!query.bulkIds || (query.oneByOne && !query.singles && !query.corrections))
+    return [whereOf(environment, query)];
   const status = (clauses: string[], params: Array<string | number>) => {
     if (query.status) {
       clauses.push('status = ?');
@@ -809,6 +810,8 @@ function countParts(
       sums: true,
     });
   }
+  // Only the bulks' own donations (the open declined ones among them too, which no index covers).
+  if (!query.singles && !query.corrections) return parts;
   const scopeParams: Array<string | number> = [environment];
   const inner = scopeOf(query, 'o.', scopeParams);
   const corrections = correctionOf(inner);
