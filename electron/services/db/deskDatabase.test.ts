@@ -82,6 +82,38 @@ describe('DeskDatabase', () => {
     ).toBe(true);
   });
 
+  it('upgrades schema 3: donation indexes ordered by state then first seen, rows and sums kept', () => {
+    const raw = new DatabaseSync(join(dir, DATABASE_FILE));
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) raw.exec(migration.sql);
+    raw.exec('PRAGMA user_version = 3');
+    raw.exec(
+      `INSERT INTO donation (environment, id, bulk_id, status, amount, currency, first_seen_at, last_seen_at,
+         resource, history) VALUES ('offline', 'd1', 'bulk-1', 'DECLINED', 100, 'USD', 'a', 'b', '{}', '[]');
+       INSERT INTO donation_sum VALUES ('offline', 'bulk-1', 'DECLINED', 'USD', '', 1, 1, 100);`,
+    );
+    raw.close();
+    const db = openDb();
+    expect(db.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(db.get<{ id: string }>('SELECT id FROM donation')?.id).toBe('d1');
+    expect(db.get<{ n: number }>('SELECT sum(n) AS n FROM donation_sum')?.n).toBe(1);
+    const columns = (index: string) =>
+      db.all<{ name: string }>(`PRAGMA index_info(${index})`).map((c) => c.name);
+    // No index orders a state's entries by amount any more (a refresh rewrote nearly all of them).
+    expect(db.get("SELECT name FROM sqlite_master WHERE name = 'donation_totals'")).toBeUndefined();
+    expect(columns('donation_bulk')).toEqual(['environment', 'bulk_id', 'status', 'first_seen_at']);
+    expect(columns('donation_status')).toEqual(['environment', 'status', 'first_seen_at']);
+    // A page of one state across every upload now comes in order from the index, without a sort.
+    const plan = db
+      .all<{ detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT id FROM donation WHERE environment = 'offline' AND status = 'DECLINED'
+         ORDER BY first_seen_at, rowid LIMIT 50`,
+      )
+      .map((p) => p.detail)
+      .join('; ');
+    expect(plan).toContain('donation_status');
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
   it('refuses a database written by a newer version, and changes nothing', () => {
     const db = openDb();
     db.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
