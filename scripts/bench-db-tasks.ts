@@ -113,7 +113,7 @@ async function seed(total: number, bulks: number): Promise<void> {
  * The store's side of refreshing one upload's donations from the service, as `fetchInto` does with
  * the network left out: the open bulks, the rows already tied (to not hand them out again), then
  * per page of 250 the page's donations read in one query (`prefetch`), each one looked up (`known`)
- * and recorded in its new state, saved every 2 s and at the end. `all`: every donation's state changed; `few`: 1 in 100, the rest as stored.
+ * and recorded in its new state, saved every 2 s and at the end, then the WAL emptied (`settle`). `all`: every donation's state changed; `few`: 1 in 100, the rest as stored.
  */
 async function refresh(bulkId: string, changed: 'all' | 'few'): Promise<void> {
   const started = performance.now();
@@ -143,6 +143,7 @@ async function refresh(bulkId: string, changed: 'all' | 'few'): Promise<void> {
   }
   store.markRefreshed(at);
   await store.save();
+  store.settle();
   const seconds = (performance.now() - started) / 1000;
   console.log(
     JSON.stringify({

@@ -187,6 +187,26 @@ export class DeskDatabase {
     }
   }
 
+  /**
+   * After a large write (a refresh of an upload): empties the WAL file if no other connection is
+   * reading, without waiting for one. Its frames are already copied into the database by the
+   * checkpoints after each commit, but a WAL left full is replayed by the next process to open the
+   * folder (the CLI after the app, the next command), which then copies every page again: measured,
+   * 0.5–1.5 s added to the next refresh after a refresh of 100,000 donations. Returns whether it did.
+   */
+  truncateWal(): boolean {
+    if (this.depth > 0) return false;
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      return this.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)')?.busy === 0;
+    } catch {
+      // Busy or locked: another process is reading or writing; the next checkpoint does it.
+      return false;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
+
   /** `PRAGMA integrity_check`: reads every page. Takes a while on a large database; for `db check`. */
   check(): CheckResult {
     const problems = this.all<{ integrity_check: string }>('PRAGMA integrity_check').map(

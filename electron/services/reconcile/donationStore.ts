@@ -622,6 +622,14 @@ export class DonationStore {
     };
   }
 
+  /**
+   * After a refresh's last save: lets the next process open the database without replaying this
+   * one's writes (see DeskDatabase.truncateWal). Skipped, not waited for, while others read.
+   */
+  settle(): void {
+    this.db.truncateWal();
+  }
+
   /** Durable once resolved; saves are queued so two never interleave. */
   save(): Promise<void> {
     // What was read ahead may be written over by this save (or by another process after it).

@@ -203,6 +203,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       }
       store.markRefreshed(new Date(now()).toISOString());
       await store.save();
+      store.settle();
       deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
       return pages;
     } catch (e) {
