@@ -68,7 +68,7 @@ export class DonationStore {
    */
   private readonly touched = new Map<string, string>();
   /** What a held donation counted under in the running sums when it was read (null: not stored then). */
-  private readonly basis = new Map<string, SumKey | null>();
+  private readonly basis = new Map<string, Basis | null>();
   private readonly heldSingles = new Map<string, SingleAttempt | null>();
   private heldRefresh: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -137,7 +137,7 @@ export class DonationStore {
   }
 
   /** Holds a changed donation whole (it supersedes a held last-seen time). */
-  private hold(id: string, d: StoredDonation, basis?: SumKey | null): void {
+  private hold(id: string, d: StoredDonation, basis?: Basis | null): void {
     this.held.set(id, d);
     this.touched.delete(id);
     if (basis === undefined) this.basis.delete(id);
@@ -315,6 +315,7 @@ export class DonationStore {
           mark: row.mark,
           resolution_kind: row.resolution_kind,
           amount: row.amount,
+          seq: Number(row.seq),
         },
       },
     };
@@ -865,16 +866,17 @@ const SELECT_DONATION =
   'SELECT id, resource, history, row, first_seen_at, last_seen_at, resolution, replaces FROM donation';
 
 /** A stored donation as `record` reads it: its record's columns and what it counts under in the sums. */
-type PriorRow = Omit<DonationRow, 'resource'> & SumKey & { status_updated: string | null; resource: string };
+type PriorRow = Omit<DonationRow, 'resource'> &
+  SumKey & { status_updated: string | null; resource: string; seq: number };
 
 const SELECT_PRIOR = `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated,
-  resource, bulk_id, status, currency, mark, resolution_kind, amount FROM donation`;
+  resource, bulk_id, status, currency, mark, resolution_kind, amount, rowid AS seq FROM donation`;
 
 /** What `record` needs of a donation already known (its resource left as stored text). */
 type Prior = Omit<StoredDonation, 'resource'> & {
   statusLastUpdated: string | undefined;
   /** As saved (absent while held): the resource's text and what it counts under in the sums. */
-  stored?: { text: string; sums: SumKey };
+  stored?: { text: string; sums: Basis };
 };
 
 function fromRow(row: DonationRow): StoredDonation {
@@ -900,6 +902,12 @@ interface SumKey {
 }
 
 /**
+ * What a stored donation counted under when `record` read it, and its rowid: the update then finds
+ * the row directly (a refresh writes 100,000 rows) and applies only if the row still counts so.
+ */
+type Basis = SumKey & { seq: number };
+
+/**
  * Changes to the running sums gathered while donations are written, applied once at the end of the
  * same transaction: each donation's old values are read under the write lock, so the sums stay
  * exact whichever process writes.
@@ -911,7 +919,8 @@ class SumChanges {
     const open =
       row.status === 'DECLINED' && (row.resolution_kind === null || row.resolution_kind === 'replacing');
     const key = [row.bulk_id ?? '', row.status, row.currency ?? '', row.mark ?? '', open ? 1 : 0];
-    const id = JSON.stringify(key);
+    // Joined rather than JSON.stringify'd: two keys per donation written, on a refresh's hot path.
+    const id = key.join('\u0000');
     const t = this.changes.get(id) ?? { key, n: 0, amount: 0 };
     t.n += sign;
     t.amount += sign * (row.amount ?? 0);
@@ -973,7 +982,7 @@ function writeDonation(
   environment: string,
   d: StoredDonation,
   sums: SumChanges,
-  basis?: SumKey | null,
+  basis?: Basis | null,
 ): void {
   const attributes = d.resource.attributes;
   // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
@@ -1004,8 +1013,8 @@ function writeDonation(
     const { changes } = db.run(
       `UPDATE donation SET status = ?, status_updated = ?, amount = ?, currency = ?, last_seen_at = ?,
          replaces = ?, resolution_kind = ?, resource = ?, history = ?, row = ?, resolution = ?, mark = ?
-       WHERE environment = ? AND id = ? AND bulk_id IS ? AND status IS ? AND currency IS ? AND mark IS ?
-         AND resolution_kind IS ? AND amount IS ?`,
+       WHERE rowid = ? AND environment = ? AND id = ? AND bulk_id IS ? AND status IS ? AND currency IS ?
+         AND mark IS ? AND resolution_kind IS ? AND amount IS ?`,
       after.status,
       attributes.state.statusLastUpdated ?? null,
       after.amount,
@@ -1018,6 +1027,7 @@ function writeDonation(
       rowText,
       resolution,
       mark,
+      basis.seq,
       environment,
       d.resource.id,
       basis.bulk_id,
