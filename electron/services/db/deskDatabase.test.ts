@@ -1,5 +1,5 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,6 +112,30 @@ describe('DeskDatabase', () => {
       .join('; ');
     expect(plan).toContain('donation_status');
     expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('empties the WAL after a large write unless another connection reads, without waiting for it', () => {
+    const db = openDb();
+    const wal = `${db.path}-wal`;
+    db.transaction(() => {
+      for (let i = 0; i < 2000; i++)
+        db.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', `s${i}`, 'now', 'x'.repeat(500));
+    });
+    expect(statSync(wal).size).toBeGreaterThan(0);
+    // Another process in the middle of a read: skipped at once, not waited for (the busy timeout is 15 s).
+    const reader = new DatabaseSync(db.path);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM imported').get();
+    const started = performance.now();
+    expect(db.truncateWal()).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    reader.exec('COMMIT');
+    reader.close();
+    expect(db.truncateWal()).toBe(true);
+    expect(statSync(wal).size).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(2000);
+    // Writes wait for others again as before.
+    expect(db.get<{ timeout: number }>('PRAGMA busy_timeout')?.timeout).toBe(15_000);
   });
 
   it('refuses a database written by a newer version, and changes nothing', () => {
