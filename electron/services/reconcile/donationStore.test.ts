@@ -355,6 +355,9 @@ describe('DonationStore in the database', () => {
       resource('p3', 'CLEARED', { amount: 103, updated: '2026-11-02' }),
       resource('n1', 'INITIATED', { amount: 7 }),
     ];
+    db.db.exec(`CREATE TEMP TABLE rewrites (id TEXT);
+      CREATE TEMP TRIGGER count_rewrites AFTER UPDATE OF resource, history ON donation
+      BEGIN INSERT INTO rewrites VALUES (new.id); END;`);
     const reads = vi.spyOn(db, 'get');
     store.prefetch(page.map((r) => r.id));
     const rows = page.map((r) => {
@@ -367,6 +370,11 @@ describe('DonationStore in the database', () => {
     reads.mockRestore();
     expect(rows).toEqual([row, null, null, null, 'new']);
     await store.save();
+    // Those answered as stored were compared with what was read ahead, and only seen again.
+    expect(db.all<{ id: string }>('SELECT id FROM rewrites ORDER BY id')).toEqual([
+      { id: 'p1' },
+      { id: 'p3' },
+    ]);
     const saved = await reopen();
     expect(saved.get('p0')).toMatchObject({ row, lastSeenAt: 'b', firstSeenAt: 'a' });
     expect(saved.get('p1')?.history.map((h) => h.state)).toEqual(['INITIATED', 'CLEARED']);
