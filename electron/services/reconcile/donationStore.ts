@@ -258,12 +258,14 @@ export class DonationStore {
     const wanted = ids.filter((id) => !this.held.has(id));
     if (wanted.length === 0) return;
     for (const id of wanted) this.priors.set(id, null);
-    for (const row of this.db.all<PriorRow>(
+    for (const values of this.db.rows(
       `${SELECT_PRIOR} WHERE environment = ? AND id IN (SELECT value FROM json_each(?))`,
       this.environment,
       JSON.stringify(wanted),
-    ))
+    )) {
+      const row = priorRowOf(values);
       this.priors.set(row.id, this.priorOf(row));
+    }
   }
 
   /**
@@ -407,7 +409,7 @@ export class DonationStore {
     return n;
   }
 
-  /** Open declined donations of a filter (neither replaced nor dismissed): a count from the indexes. */
+  /** Open declined donations of a filter (neither replaced nor dismissed): counted from the running sums and the indexes. */
   declinedOpen(query: Omit<DonationFilter, 'status'>): number {
     let n = 0;
     for (const part of countParts(this.environment, { ...query, status: 'DECLINED' })) {
@@ -485,7 +487,7 @@ export class DonationStore {
 
   /**
    * Per bulk, status and currency: count and sum, open declined ones, and corrections among them
-   * (what the per-upload control totals and the month report need), from the bulk index alone.
+   * (what the per-upload control totals and the month report need), from the running sums (donation_sum).
    */
   bulkSums(bulkIds: string[]): BulkSum[] {
     if (bulkIds.length === 0) return [];
@@ -869,8 +871,31 @@ const SELECT_DONATION =
 type PriorRow = Omit<DonationRow, 'resource'> &
   SumKey & { status_updated: string | null; resource: string; seq: number };
 
+// The columns in the order priorRowOf reads them.
 const SELECT_PRIOR = `SELECT id, history, row, first_seen_at, last_seen_at, resolution, replaces, status_updated,
   resource, bulk_id, status, currency, mark, resolution_kind, amount, rowid AS seq FROM donation`;
+
+/** A row of SELECT_PRIOR read as an array (DeskDatabase.rows), in its columns' order. */
+function priorRowOf(v: unknown[]): PriorRow {
+  return {
+    id: v[0] as string,
+    history: v[1] as string,
+    row: v[2] as string | null,
+    first_seen_at: v[3] as string,
+    last_seen_at: v[4] as string,
+    resolution: v[5] as string | null,
+    replaces: v[6] as string | null,
+    status_updated: v[7] as string | null,
+    resource: v[8] as string,
+    bulk_id: v[9] as string | null,
+    status: v[10] as string,
+    currency: v[11] as string | null,
+    mark: v[12] as string | null,
+    resolution_kind: v[13] as string | null,
+    amount: v[14] as number | null,
+    seq: v[15] as number,
+  };
+}
 
 /** What `record` needs of a donation already known (its resource left as stored text). */
 type Prior = Omit<StoredDonation, 'resource'> & {
