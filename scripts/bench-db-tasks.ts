@@ -113,7 +113,8 @@ async function seed(total: number, bulks: number): Promise<void> {
  * The store's side of refreshing one upload's donations from the service, as `fetchInto` does with
  * the network left out: the open bulks, the rows already tied (to not hand them out again), then
  * per page of 250 the page's donations read in one query (`prefetch`), each one looked up (`known`)
- * and recorded in its new state, saved every 2 s and at the end, then the WAL emptied (`settle`). `all`: every donation's state changed; `few`: 1 in 100, the rest as stored.
+ * and recorded in its new state, saved every 2 s or 10,000 changes held and at the end, then the
+ * WAL emptied (`settle`). `all`: every donation's state changed; `few`: 1 in 100, the rest as stored.
  */
 async function refresh(bulkId: string, changed: 'all' | 'few'): Promise<void> {
   const started = performance.now();
@@ -136,7 +137,7 @@ async function refresh(bulkId: string, changed: 'all' | 'few'): Promise<void> {
       const known = store.known(r.id);
       store.record(r, known?.row ?? null, at);
     }
-    if (performance.now() - lastSave >= 2000) {
+    if (performance.now() - lastSave >= 2000 || store.pending >= 10_000) {
       await store.save();
       lastSave = performance.now();
     }

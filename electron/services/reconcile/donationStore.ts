@@ -633,6 +633,11 @@ export class DonationStore {
     this.db.truncateWal();
   }
 
+  /** How many changes are held for the next save (changed donations and those only seen again). */
+  get pending(): number {
+    return this.held.size + this.touched.size;
+  }
+
   /** Durable once resolved; saves are queued so two never interleave. */
   save(): Promise<void> {
     // What was read ahead may be written over by this save (or by another process after it).
