@@ -8,9 +8,14 @@
 //   - the store side of `donations --bulk ID --json` (cached pages written out as JSON), peak memory;
 // and prints the database's size on disk. Nothing fails on a slow figure: the machine is shared.
 //
-// Usage: node scripts/bench-db.mjs [--donations N] [--runs R] [--keep] [--only refresh,firstPage,…]   (after `npm run build`)
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// With --against REF (a git commit or branch), the refresh is also timed with that commit's store on
+// a folder seeded the same way by that commit, run for run on the same upload (which goes first
+// alternating), and printed beside each figure.
+//
+// Usage: node scripts/bench-db.mjs [--donations N] [--runs R] [--keep] [--only refresh,firstPage,…]
+//          [--against REF]   (after `npm run build`)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,22 +33,40 @@ const keep = process.argv.includes('--keep');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? new Set(process.argv[onlyAt + 1].split(',')) : null;
 const wanted = (name) => !only || only.has(name);
+const againstAt = process.argv.indexOf('--against');
+const against = againstAt >= 0 ? process.argv[againstAt + 1] : null;
 
 const work = mkdtempSync(join(tmpdir(), 'dd-bench-db-'));
 const dataDir = join(work, 'data');
 const tasks = join(work, 'tasks.cjs');
-await build({
-  entryPoints: [join(root, 'scripts', 'bench-db-tasks.ts')],
-  outfile: tasks,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  external: ['electron', '@photostructure/sqlite'],
-  logLevel: 'warning',
-  define: { 'import.meta.url': 'importMetaUrl' },
-  banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
+const bundle = (source, outfile) =>
+  build({
+    entryPoints: [join(source, 'scripts', 'bench-db-tasks.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['electron', '@photostructure/sqlite'],
+    // The older sources sit outside the checkout: their packages are this checkout's.
+    nodePaths: [join(root, 'node_modules')],
+    logLevel: 'warning',
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+await bundle(root, tasks);
+// The previous approach: that commit's sources, bundled the same way, run on a copy of the seed.
+const before = against ? { tasks: join(work, 'tasks-before.cjs'), dataDir: join(work, 'data-before') } : null;
+if (before) {
+  const source = join(work, 'source-before');
+  mkdirSync(source);
+  const archive = execFileSync('git', ['archive', against, 'electron', 'shared', 'scripts'], {
+    cwd: root,
+    maxBuffer: 1 << 30,
+  });
+  execFileSync('tar', ['-x', '-C', source], { input: archive });
+  await bundle(source, before.tasks);
+}
 // Prints the process's peak resident memory as it exits (for the CLI, which does not print it).
 const peak = join(work, 'peak.cjs');
 writeFileSync(
@@ -53,7 +76,11 @@ writeFileSync(
 const env = { ...process.env, NODE_PATH: join(root, 'node_modules') };
 
 function task(name, ...args) {
-  const result = spawnSync(process.execPath, [tasks, name, dataDir, ...args], {
+  return taskIn(tasks, dataDir, name, ...args);
+}
+
+function taskIn(bundleFile, folder, name, ...args) {
+  const result = spawnSync(process.execPath, [bundleFile, name, folder, ...args], {
     encoding: 'utf8',
     env,
     maxBuffer: 1 << 26,
@@ -97,12 +124,14 @@ function measure(name, title, target, once) {
   if (!wanted(name)) return [];
   const results = [];
   for (let r = 0; r < runs; r++) results.push(once(r));
-  const each = results.map(
-    (x) => `${fmt(x.seconds)} s / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`,
-  );
+  const one = (x) => `${fmt(x.seconds)} s / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`;
+  const each = results.map((x) => `${one(x)}${x.before ? ` (before: ${one(x.before)})` : ''}`);
+  const was = results.every((x) => x.before)
+    ? ` (before: median ${fmt(median(results.map((x) => x.before.seconds)))} s, peak ${median(results.map((x) => x.before.peakMb))} MB)`
+    : '';
   console.log(
     `${title}: median ${fmt(median(results.map((x) => x.seconds)))} s, peak ${median(results.map((x) => x.peakMb))} MB` +
-      `  [target ${target}]\n    runs: ${each.join('; ')}`,
+      `${was}  [target ${target}]\n    runs: ${each.join('; ')}`,
   );
   return results;
 }
@@ -115,19 +144,38 @@ console.log(
   `Seeded through the app's stores in ${fmt(seeded.seconds, 1)} s (peak ${seeded.peakMb} MB). ` +
     `desk.db: ${(seeded.bytes / 1e6).toFixed(1)} MB, ${((seeded.bytes / 1e6) * (1_000_000 / donations)).toFixed(0)} MB per 1,000,000 donations.`,
 );
+if (before) {
+  // Seeded through that commit's own stores (its schema may be older than this one's).
+  const then = taskIn(before.tasks, before.dataDir, 'seed', String(donations), '10');
+  console.log(
+    `Refreshes are also timed as of ${against} ("before"), on a folder seeded the same way by its stores: desk.db ${(then.bytes / 1e6).toFixed(1)} MB.`,
+  );
+}
+/** A refresh now and, with --against, the same refresh as before on the copy, alternating which goes first. */
+const refreshBoth = (r, bulkId, changed) => {
+  const now = () => task('refresh', bulkId, changed);
+  if (!before) return now();
+  const then = () => taskIn(before.tasks, before.dataDir, 'refresh', bulkId, changed);
+  if (r % 2 === 0) {
+    const result = now();
+    return { ...result, before: then() };
+  }
+  const previous = then();
+  return { ...now(), before: previous };
+};
 // Runs 0.. refresh bulks 0.. with every donation's state changed; runs 5.. refresh bulks 5.. (never
 // refreshed before) with 1 in 100 changed and the rest answered exactly as stored.
 measure(
   'refresh',
   `Refresh of one upload of ${(donations / 10).toLocaleString('en-US')} donations, store side, every state changed`,
   '≤ 3 s',
-  (r) => task('refresh', `bulk-${r % 5}`, 'all'),
+  (r) => refreshBoth(r, `bulk-${r % 5}`, 'all'),
 );
 measure(
   'refresh',
   `Refresh of one upload of ${(donations / 10).toLocaleString('en-US')} donations, store side, 1 in 100 changed`,
   '≤ 3 s',
-  (r) => task('refresh', `bulk-${5 + (r % 5)}`, 'few'),
+  (r) => refreshBoth(r, `bulk-${5 + (r % 5)}`, 'few'),
 );
 measure(
   'firstPage',

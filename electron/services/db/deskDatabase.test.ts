@@ -1,5 +1,5 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,62 @@ describe('DeskDatabase', () => {
     expect(
       (await readdir(join(dir, 'backups'))).some((n) => n.startsWith('desk-schema-1-before-upgrade')),
     ).toBe(true);
+  });
+
+  it('upgrades schema 3: donation indexes ordered by state then first seen, rows and sums kept', () => {
+    const raw = new DatabaseSync(join(dir, DATABASE_FILE));
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) raw.exec(migration.sql);
+    raw.exec('PRAGMA user_version = 3');
+    raw.exec(
+      `INSERT INTO donation (environment, id, bulk_id, status, amount, currency, first_seen_at, last_seen_at,
+         resource, history) VALUES ('offline', 'd1', 'bulk-1', 'DECLINED', 100, 'USD', 'a', 'b', '{}', '[]');
+       INSERT INTO donation_sum VALUES ('offline', 'bulk-1', 'DECLINED', 'USD', '', 1, 1, 100);`,
+    );
+    raw.close();
+    const db = openDb();
+    expect(db.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(db.get<{ id: string }>('SELECT id FROM donation')?.id).toBe('d1');
+    expect(db.get<{ n: number }>('SELECT sum(n) AS n FROM donation_sum')?.n).toBe(1);
+    const columns = (index: string) =>
+      db.all<{ name: string }>(`PRAGMA index_info(${index})`).map((c) => c.name);
+    // No index orders a state's entries by amount any more (a refresh rewrote nearly all of them).
+    expect(db.get("SELECT name FROM sqlite_master WHERE name = 'donation_totals'")).toBeUndefined();
+    expect(columns('donation_bulk')).toEqual(['environment', 'bulk_id', 'status', 'first_seen_at']);
+    expect(columns('donation_status')).toEqual(['environment', 'status', 'first_seen_at']);
+    // A page of one state across every upload now comes in order from the index, without a sort.
+    const plan = db
+      .all<{ detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT id FROM donation WHERE environment = 'offline' AND status = 'DECLINED'
+         ORDER BY first_seen_at, rowid LIMIT 50`,
+      )
+      .map((p) => p.detail)
+      .join('; ');
+    expect(plan).toContain('donation_status');
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('empties the WAL after a large write unless another connection reads, without waiting for it', () => {
+    const db = openDb();
+    const wal = `${db.path}-wal`;
+    db.transaction(() => {
+      for (let i = 0; i < 2000; i++)
+        db.run('INSERT INTO imported (source, at, detail) VALUES (?, ?, ?)', `s${i}`, 'now', 'x'.repeat(500));
+    });
+    expect(statSync(wal).size).toBeGreaterThan(0);
+    // Another process in the middle of a read: skipped at once, not waited for (the busy timeout is 15 s).
+    const reader = new DatabaseSync(db.path);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM imported').get();
+    const started = performance.now();
+    expect(db.truncateWal()).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    reader.exec('COMMIT');
+    reader.close();
+    expect(db.truncateWal()).toBe(true);
+    expect(statSync(wal).size).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(2000);
+    // Writes wait for others again as before.
+    expect(db.get<{ timeout: number }>('PRAGMA busy_timeout')?.timeout).toBe(15_000);
   });
 
   it('refuses a database written by a newer version, and changes nothing', () => {

@@ -45,6 +45,8 @@ export interface CheckResult {
  */
 export class DeskDatabase {
   private readonly statements = new Map<string, StatementSyncInstance>();
+  /** Statements that answer rows as arrays (see `rows`), cached apart from those answering objects. */
+  private readonly arrayStatements = new Map<string, StatementSyncInstance>();
   private depth = 0;
 
   private constructor(
@@ -159,6 +161,22 @@ export class DeskDatabase {
     return this.guard(() => this.statement(sql).all(...params) as T[]);
   }
 
+  /**
+   * Rows as arrays of their columns' values, in the select's order: the binding then builds no
+   * object per row (a property at a time), which cost a refresh reading 100,000 rows about 0.2 s.
+   */
+  rows(sql: string, ...params: Params): unknown[][] {
+    return this.guard(() => {
+      let statement = this.arrayStatements.get(sql);
+      if (!statement) {
+        statement = this.db.prepare(sql);
+        statement.setReturnArrays(true);
+        this.arrayStatements.set(sql, statement);
+      }
+      return statement.all(...params) as unknown as unknown[][];
+    });
+  }
+
   /** Rows one at a time, for reading more than fits comfortably in memory. */
   *iterate<T = Row>(sql: string, ...params: Params): Generator<T> {
     // A statement of its own: the cached one may be used again before this iteration ends.
@@ -184,6 +202,26 @@ export class DeskDatabase {
       throw e;
     } finally {
       this.depth--;
+    }
+  }
+
+  /**
+   * After a large write (a refresh of an upload): empties the WAL file if no other connection is
+   * reading, without waiting for one. Its frames are already copied into the database by the
+   * checkpoints after each commit, but a WAL left full is replayed by the next process to open the
+   * folder (the CLI after the app, the next command), which then copies every page again: measured,
+   * 0.5–1.5 s added to the next refresh after a refresh of 100,000 donations. Returns whether it did.
+   */
+  truncateWal(): boolean {
+    if (this.depth > 0) return false;
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      return this.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)')?.busy === 0;
+    } catch {
+      // Busy or locked: another process is reading or writing; the next checkpoint does it.
+      return false;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
   }
 
@@ -245,6 +283,7 @@ export class DeskDatabase {
 
   close(): void {
     this.statements.clear();
+    this.arrayStatements.clear();
     if (this.db.isOpen) this.db.close();
   }
 

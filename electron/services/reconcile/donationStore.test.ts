@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import { closeDatabase, databaseOf } from '../db/deskDatabase';
 import { DonationStore } from './donationStore';
@@ -337,6 +337,82 @@ describe('DonationStore in the database', () => {
     await store.save();
     const sums = store.bulkSums(['b1']).map((t) => [t.status, t.count, t.amount]);
     expect(sums).toEqual([['CLEARED', 1, 100]]);
+  });
+
+  it("reads a page's stored donations ahead in one query, and nothing read before a save is used after it", async () => {
+    const store = await DonationStore.open(storePath());
+    const row = { workspaceId: 'ws', rowKey: 1, rowNumber: 2, method: 'reference' as const };
+    for (let i = 0; i < 4; i++) {
+      store.record(resource(`p${i}`, 'INITIATED', { amount: 100 + i }), i === 0 ? row : null, 'a');
+    }
+    await store.save();
+    const db = databaseOf(dir);
+    // A page from the service: p0 and p2 as stored, p1 and p3 cleared, n1 never seen.
+    const page = [
+      resource('p0', 'INITIATED', { amount: 100 }),
+      resource('p1', 'CLEARED', { amount: 101, updated: '2026-11-02' }),
+      resource('p2', 'INITIATED', { amount: 102 }),
+      resource('p3', 'CLEARED', { amount: 103, updated: '2026-11-02' }),
+      resource('n1', 'INITIATED', { amount: 7 }),
+    ];
+    db.db.exec(`CREATE TEMP TABLE rewrites (id TEXT);
+      CREATE TEMP TRIGGER count_rewrites AFTER UPDATE OF resource, history ON donation
+      BEGIN INSERT INTO rewrites VALUES (new.id); END;`);
+    const reads = vi.spyOn(db, 'get');
+    store.prefetch(page.map((r) => r.id));
+    const rows = page.map((r) => {
+      const known = store.known(r.id);
+      store.record(r, known?.row ?? null, 'b');
+      return known === undefined ? 'new' : known.row;
+    });
+    // Known or not, and the row, from the read ahead: no donation was looked up on its own.
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect(rows).toEqual([row, null, null, null, 'new']);
+    await store.save();
+    // Those answered as stored were compared with what was read ahead, and only seen again.
+    expect(db.all<{ id: string }>('SELECT id FROM rewrites ORDER BY id')).toEqual([
+      { id: 'p1' },
+      { id: 'p3' },
+    ]);
+    const saved = await reopen();
+    expect(saved.get('p0')).toMatchObject({ row, lastSeenAt: 'b', firstSeenAt: 'a' });
+    expect(saved.get('p1')?.history.map((h) => h.state)).toEqual(['INITIATED', 'CLEARED']);
+    expect(saved.get('p2')?.history.map((h) => h.state)).toEqual(['INITIATED']);
+    expect(saved.get('n1')).toMatchObject({ firstSeenAt: 'b', row: null });
+    expect(saved.bulkSums(['b1']).map((t) => [t.status, t.count, t.amount])).toEqual([
+      ['CLEARED', 2, 204],
+      ['INITIATED', 3, 209],
+    ]);
+
+    // Read ahead, then a save (here with nothing to write), then another process moves p2 on: the
+    // answer that follows is recorded over what that process wrote, not over the read before the save.
+    saved.prefetch(['p2']);
+    await saved.save();
+    const other = databaseOf(dir);
+    other.transaction(() => {
+      other.run(
+        `UPDATE donation SET status = 'ACCEPTED', status_updated = '2026-11-02',
+           history = json_insert(history, '$[#]', json_object('state', 'ACCEPTED', 'seenAt', 'x',
+             'statusLastUpdated', '2026-11-02')) WHERE id = 'p2'`,
+      );
+      other.run("UPDATE donation_sum SET n = n - 1, amount = amount - 102 WHERE status = 'INITIATED'");
+      other.run(
+        `INSERT INTO donation_sum (environment, bulk_id, status, currency, mark, open, n, amount)
+         VALUES ('offline', 'b1', 'ACCEPTED', 'USD', '', 0, 1, 102)`,
+      );
+    });
+    saved.record(resource('p2', 'CLEARED', { amount: 102, updated: '2026-11-03' }), null, 'c');
+    await saved.save();
+    expect(saved.get('p2')?.history.map((h) => h.state)).toEqual(['INITIATED', 'ACCEPTED', 'CLEARED']);
+    expect(saved.bulkSums(['b1']).map((t) => [t.status, t.count, t.amount])).toEqual([
+      ['CLEARED', 3, 306],
+      ['INITIATED', 2, 107],
+    ]);
+    // The bulk's counts and open declined ones come from the running sums, by state too.
+    expect(saved.count({ bulkIds: ['b1'] })).toBe(5);
+    expect(saved.count({ bulkIds: ['b1'], status: 'CLEARED' })).toBe(3);
+    expect(saved.declinedOpen({ bulkIds: ['b1'] })).toBe(0);
   });
 
   it('refuses an unreadable store file of version 0.1 and leaves it untouched', async () => {

@@ -67,6 +67,12 @@ export interface ReconcileDeps {
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
 const DEFAULT_PAGE_SIZE = 250;
 const SAVE_EVERY_MS = 2_000;
+/**
+ * Also saved once this many changes are held: written while the pages just read are still in
+ * SQLite's cache and before the held records outlive the young generation (a refresh of 100,000
+ * with every state changed: 2.3 s instead of 2.6 s, saving every 2 s only).
+ */
+const SAVE_EVERY_HELD = 10_000;
 
 type ListResult = ChannelResponse<'donations.list'>;
 
@@ -162,6 +168,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
             keep: false,
             onPage: async (page) => {
               const at = new Date(now()).toISOString();
+              // What is stored of the page's donations, in one read rather than one per donation.
+              store.prefetch(page.map((resource) => resource.id));
               for (const resource of page) {
                 // Known or not, and its row, without reading its whole record (the hot path of a refresh).
                 const known = store.known(resource.id);
@@ -181,9 +189,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
               }
               read += page.length;
               pages++;
-              // Saved every few seconds rather than per page (the whole file is rewritten each time);
-              // the end of the job, cancelled or failed included, always saves.
-              if (now() - lastSave >= SAVE_EVERY_MS) {
+              // Saved every few seconds or every 10,000 changes rather than per page (each save is a
+              // commit that waits for the disk); the end of the job, cancelled or failed included,
+              // always saves.
+              if (now() - lastSave >= SAVE_EVERY_MS || store.pending >= SAVE_EVERY_HELD) {
                 await store.save();
                 lastSave = now();
               }
@@ -201,6 +210,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       }
       store.markRefreshed(new Date(now()).toISOString());
       await store.save();
+      store.settle();
       deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
       return pages;
     } catch (e) {
