@@ -129,10 +129,13 @@ function measure(name, title, target, once) {
   const was = results.every((x) => x.before)
     ? ` (before: median ${fmt(median(results.map((x) => x.before.seconds)))} s, peak ${median(results.map((x) => x.before.peakMb))} MB)`
     : '';
-  console.log(
-    `${title}: median ${fmt(median(results.map((x) => x.seconds)))} s, peak ${median(results.map((x) => x.peakMb))} MB` +
-      `${was}  [target ${target}]\n    runs: ${each.join('; ')}`,
-  );
+  // A run that failed measured its failure, not the work: say so instead of a median.
+  const failed = results.filter((x) => x.failure).length;
+  const figure = failed
+    ? `NOT MEASURED: ${failed} of ${results.length} runs failed (see below)`
+    : `median ${fmt(median(results.map((x) => x.seconds)))} s, peak ${median(results.map((x) => x.peakMb))} MB`;
+  console.log(`${title}: ${figure}${was}  [target ${target}]\n    runs: ${each.join('; ')}`);
+  if (failed) process.exitCode = 1;
   return results;
 }
 
