@@ -11,7 +11,7 @@
  *   DD003 a different file (SHA-256) than the one submitted DD004 no such upload
  *   DD005 the upload is not in a state that allows it       DD006 a reason is required
  *   DD007 not the preparer (or an admin / approver)         DD008 insert-only table
- *   DD009 a value or a change the desk does not accept
+ *   DD009 a value or a change the desk does not accept     DD010 a correction is held by another person
  *
  * Migrations: each version is a list of statements; an admin's init-team runs every missing one in
  * one transaction. The app only checks the version on connect. Later versions must stay additive,
@@ -28,7 +28,17 @@ export interface TeamMigration {
 export const TEAM_ROLES = ['desk_preparer', 'desk_approver', 'desk_admin'] as const;
 
 /** The audit entries the database itself writes (origin 'team-database'). */
-export const TEAM_AUDIT_ACTIONS = ['submit', 'approve', 'reject', 'void', 'send', 'team-rule'] as const;
+export const TEAM_AUDIT_ACTIONS = [
+  'submit',
+  'approve',
+  'reject',
+  'void',
+  'send',
+  'team-rule',
+  'correction-claim',
+  'correction-done',
+  'correction-abandon',
+] as const;
 export const TEAM_AUDIT_ORIGIN = 'team-database';
 
 const SAFE = 'LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp';
@@ -217,6 +227,65 @@ $$`,
   until timestamptz NOT NULL
 )`,
 
+  // ── Corrections of declined donations: one person at a time replaces a declined donation ──
+  `CREATE TABLE desk.correction (
+  environment_key text NOT NULL,
+  donation_id text NOT NULL CHECK (length(donation_id) BETWEEN 1 AND 200),
+  claimed_by text NOT NULL DEFAULT session_user,
+  computer text NOT NULL DEFAULT '',
+  claimed_at timestamptz NOT NULL DEFAULT now(),
+  how text NOT NULL CHECK (how IN ('single', 'upload')),
+  upload_id text,
+  replacement_id text,
+  state text NOT NULL DEFAULT 'in-progress' CHECK (state IN ('in-progress', 'done', 'abandoned')),
+  PRIMARY KEY (environment_key, donation_id),
+  CHECK ((how = 'upload') = (upload_id IS NOT NULL)),
+  CHECK ((state = 'done') = (replacement_id IS NOT NULL))
+)`,
+  'CREATE INDEX correction_upload ON desk.correction (upload_id) WHERE upload_id IS NOT NULL',
+  // Whoever writes a claim, it is the login's: even the desk's own functions cannot sign for another.
+  `CREATE FUNCTION desk.correction_stamped() RETURNS trigger ${SAFE} AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    NEW.claimed_by := session_user;
+    NEW.claimed_at := now();
+  ELSIF NEW.state = 'in-progress' AND OLD.state = 'abandoned' THEN
+    NEW.claimed_by := session_user;
+    NEW.claimed_at := now();
+  ELSE
+    NEW.claimed_by := OLD.claimed_by;
+    NEW.claimed_at := OLD.claimed_at;
+  END IF;
+  RETURN NEW;
+END
+$$`,
+  `CREATE TRIGGER correction_stamped BEFORE INSERT OR UPDATE ON desk.correction
+  FOR EACH ROW EXECUTE FUNCTION desk.correction_stamped()`,
+  `CREATE FUNCTION desk.record_correction(c desk.correction, p_action text, p_computer text)
+  RETURNS void ${SAFE} AS $$
+BEGIN
+  INSERT INTO desk.audit (computer, environment, action, upload_id, donation_id, origin, details)
+  VALUES (coalesce(p_computer, ''), split_part(c.environment_key, '|', 1), p_action, c.upload_id,
+    c.donation_id, '${TEAM_AUDIT_ORIGIN}', jsonb_strip_nulls(jsonb_build_object(
+      'environmentKey', c.environment_key, 'claimedBy', c.claimed_by, 'how', c.how,
+      'state', c.state, 'replacementId', c.replacement_id)));
+END
+$$`,
+  // Gives every open claim of an upload back when the upload will not go (voided or rejected).
+  // (p_by: only that login's, for an upload that was never submitted.)
+  `CREATE FUNCTION desk.abandon_upload_corrections(p_upload text, p_computer text, p_by text DEFAULT NULL)
+  RETURNS void ${SAFE} AS $$
+DECLARE
+  c desk.correction;
+BEGIN
+  FOR c IN UPDATE desk.correction SET state = 'abandoned'
+    WHERE upload_id = p_upload AND how = 'upload' AND state = 'in-progress'
+      AND (p_by IS NULL OR claimed_by = p_by) RETURNING * LOOP
+    PERFORM desk.record_correction(c, 'correction-abandon', p_computer);
+  END LOOP;
+END
+$$`,
+
   // ── The rule in force, applied by the database at submission ──
   `CREATE FUNCTION desk.needs_approval(p_totals jsonb) RETURNS boolean ${SAFE} STABLE AS $$
 DECLARE
@@ -352,6 +421,7 @@ BEGIN
   WHERE id = p_upload RETURNING * INTO u;
   IF u.state = 'rejected' THEN
     UPDATE desk.sent_row SET released_at = now() WHERE upload_id = p_upload AND released_at IS NULL;
+    PERFORM desk.abandon_upload_corrections(p_upload, p_computer);
   END IF;
   PERFORM desk.record(u, p_decision, 'waiting', v_reason, p_computer, NULL);
   RETURN u;
@@ -373,6 +443,8 @@ BEGIN
     -- Rows claimed before a submission that never came are released by the one who claimed them.
     UPDATE desk.sent_row SET released_at = now()
     WHERE upload_id = p_upload AND released_at IS NULL AND claimed_by = session_user;
+    -- So are the corrections claimed for it.
+    PERFORM desk.abandon_upload_corrections(p_upload, p_computer, session_user);
     RETURN NULL;
   END IF;
   IF u.preparer <> session_user AND NOT pg_has_role(session_user, 'desk_admin', 'MEMBER') THEN
@@ -389,6 +461,7 @@ BEGIN
   v_from := u.state;
   UPDATE desk.upload SET state = 'void', reason = v_reason WHERE id = p_upload RETURNING * INTO u;
   UPDATE desk.sent_row SET released_at = now() WHERE upload_id = p_upload AND released_at IS NULL;
+  PERFORM desk.abandon_upload_corrections(p_upload, p_computer);
   PERFORM desk.record(u, 'void', v_from, v_reason, p_computer, NULL);
   RETURN u;
 END
@@ -505,6 +578,109 @@ BEGIN
 END
 $$`,
 
+  // ── The only ways a correction is claimed, finished or given back ──
+  // Answers the claim in force and whether it is the caller's now: another login's claim that is in
+  // progress or done is answered (granted false) and left alone; an abandoned one is taken over; the
+  // caller's own claim in progress is a retry and stays theirs.
+  `CREATE FUNCTION desk.claim_correction(p_environment_key text, p_donation_id text, p_how text,
+  p_upload text DEFAULT NULL, p_computer text DEFAULT '')
+  RETURNS TABLE (granted boolean, environment_key text, donation_id text, claimed_by text, computer text,
+    claimed_at timestamptz, how text, upload_id text, replacement_id text, state text)
+  ${SAFE} AS $$
+#variable_conflict use_column
+DECLARE
+  c desk.correction;
+  v_granted boolean := true;
+BEGIN
+  IF NOT pg_has_role(session_user, 'desk_preparer', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD002', MESSAGE = 'Only a person with the preparer role may correct declined donations.';
+  END IF;
+  IF p_how IS NULL OR p_how NOT IN ('single', 'upload') OR (p_how = 'upload') <> (p_upload IS NOT NULL) THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD009',
+      MESSAGE = 'A correction is sent either on its own or in an upload (with that upload''s id).';
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended('desk.correction ' || p_environment_key || ' ' || p_donation_id, 0));
+  SELECT * INTO c FROM desk.correction k
+  WHERE k.environment_key = p_environment_key AND k.donation_id = p_donation_id FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO desk.correction (environment_key, donation_id, computer, how, upload_id)
+    VALUES (p_environment_key, p_donation_id, coalesce(p_computer, ''), p_how, p_upload) RETURNING * INTO c;
+    PERFORM desk.record_correction(c, 'correction-claim', p_computer);
+  ELSIF c.state = 'abandoned' OR (c.state = 'in-progress' AND c.claimed_by = session_user) THEN
+    UPDATE desk.correction k SET state = 'in-progress', computer = coalesce(p_computer, ''), how = p_how,
+      upload_id = p_upload, replacement_id = NULL
+    WHERE k.environment_key = p_environment_key AND k.donation_id = p_donation_id RETURNING * INTO c;
+    PERFORM desk.record_correction(c, 'correction-claim', p_computer);
+  ELSE
+    v_granted := false;
+  END IF;
+  RETURN QUERY SELECT v_granted, c.environment_key, c.donation_id, c.claimed_by, c.computer, c.claimed_at,
+    c.how, c.upload_id, c.replacement_id, c.state;
+END
+$$`,
+
+  `CREATE FUNCTION desk.finish_correction(p_environment_key text, p_donation_id text, p_replacement_id text,
+  p_computer text DEFAULT '') RETURNS desk.correction ${SAFE} AS $$
+DECLARE
+  c desk.correction;
+BEGIN
+  IF nullif(btrim(coalesce(p_replacement_id, '')), '') IS NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD009', MESSAGE = 'A finished correction names its replacement donation.';
+  END IF;
+  SELECT * INTO c FROM desk.correction
+  WHERE environment_key = p_environment_key AND donation_id = p_donation_id FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD004',
+      MESSAGE = format('Nobody is correcting donation %s on the team database.', p_donation_id);
+  END IF;
+  IF c.claimed_by <> session_user THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD007',
+      MESSAGE = format('Only %s, who is correcting donation %s, may finish that correction.', c.claimed_by, p_donation_id);
+  END IF;
+  IF c.state = 'done' AND c.replacement_id = p_replacement_id THEN
+    RETURN c;
+  END IF;
+  IF c.state <> 'in-progress' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD005',
+      MESSAGE = format('The correction of donation %s is %s: it cannot be finished.', p_donation_id,
+        CASE c.state WHEN 'done' THEN format('already done (replacement %s)', c.replacement_id) ELSE 'given up' END);
+  END IF;
+  UPDATE desk.correction SET state = 'done', replacement_id = p_replacement_id
+  WHERE environment_key = p_environment_key AND donation_id = p_donation_id RETURNING * INTO c;
+  PERFORM desk.record_correction(c, 'correction-done', p_computer);
+  RETURN c;
+END
+$$`,
+
+  `CREATE FUNCTION desk.abandon_correction(p_environment_key text, p_donation_id text, p_computer text DEFAULT '')
+  RETURNS desk.correction ${SAFE} AS $$
+DECLARE
+  c desk.correction;
+BEGIN
+  SELECT * INTO c FROM desk.correction
+  WHERE environment_key = p_environment_key AND donation_id = p_donation_id FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD004',
+      MESSAGE = format('Nobody is correcting donation %s on the team database.', p_donation_id);
+  END IF;
+  IF c.claimed_by <> session_user AND NOT pg_has_role(session_user, 'desk_admin', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD007',
+      MESSAGE = format('Only %s, who is correcting donation %s, or a desk admin may give that correction up.', c.claimed_by, p_donation_id);
+  END IF;
+  IF c.state = 'abandoned' THEN
+    RETURN c;
+  END IF;
+  IF c.state = 'done' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD005',
+      MESSAGE = format('Donation %s was already replaced (replacement %s): that correction cannot be given up.', p_donation_id, c.replacement_id);
+  END IF;
+  UPDATE desk.correction SET state = 'abandoned'
+  WHERE environment_key = p_environment_key AND donation_id = p_donation_id RETURNING * INTO c;
+  PERFORM desk.record_correction(c, 'correction-abandon', p_computer);
+  RETURN c;
+END
+$$`,
+
   // ── Grants: nothing for PUBLIC; the preparer's rights, the approver's decide, the admin's rule ──
   'REVOKE ALL ON ALL TABLES IN SCHEMA desk FROM PUBLIC',
   'REVOKE ALL ON ALL FUNCTIONS IN SCHEMA desk FROM PUBLIC',
@@ -523,13 +699,18 @@ $$`,
   'GRANT EXECUTE ON FUNCTION desk.mark_sent(text, text, text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.release_rows(text, text[], text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.decide(text, text, text, text, text) TO desk_approver',
+  'GRANT SELECT ON desk.correction TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.claim_correction(text, text, text, text, text) TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.finish_correction(text, text, text, text) TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.abandon_correction(text, text, text) TO desk_preparer',
   'GRANT UPDATE (approval, thresholds) ON desk.team_rule TO desk_admin',
 ];
 
 export const teamMigrations: TeamMigration[] = [
   {
     version: 1,
-    summary: 'roles, team rule, uploads and approvals, shared duplicate guard, audit trail, follow leases',
+    summary:
+      'roles, team rule, uploads and approvals, shared duplicate guard, audit trail, follow leases, corrections',
     statements: version1,
   },
 ];
