@@ -132,6 +132,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     backgroundMs: reconcileEvery,
     createWorkspace: (input) => workspaces.create(input),
     readWorkspace: (id) => workspaces.read(id),
+    team: () => team.current(),
     ...fetchOption,
   });
   const upload = createUploadServices({

@@ -100,6 +100,22 @@ export const donationViewSchema = z.object({
       createdAt: z.string(),
     })
     .nullable(),
+  /**
+   * Team mode, for a declined donation this computer has not settled: a colleague's correction of
+   * it on the team database, in progress or done; null alone, when none, or when the server could
+   * not be asked.
+   */
+  correctionElsewhere: z
+    .object({
+      /** The colleague's login. */
+      by: z.string(),
+      computer: z.string(),
+      /** When the correction was claimed (ISO). */
+      since: z.string(),
+      state: z.enum(['in-progress', 'done']),
+      replacementId: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type DonationView = z.infer<typeof donationViewSchema>;
 

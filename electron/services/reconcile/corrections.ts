@@ -5,6 +5,7 @@ import { DEFAULT_REFERENCE_KEY, REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import { provesNothingCreated, type ServiceClient } from '../api/serviceClient';
 import type { DonationStore, StoredDonation } from './donationStore';
+import type { CorrectionGuard } from './teamCorrections';
 
 type Changes = ChannelInput<'donations.correct'>['changes'];
 
@@ -143,12 +144,18 @@ export async function sendReplacement(
   return { declined: resolved, replacement };
 }
 
-/** Puts a declined donation right with a corrected new one, tied to the declined one's own row. */
+/**
+ * Puts a declined donation right with a corrected new one, tied to the declined one's own row. In
+ * team mode `guard` claims the correction on the team database first (refused when a colleague
+ * holds it), finishes it once the replacement is recorded, and gives it back when the service
+ * proves nothing was created.
+ */
 export async function correctDeclined(
   client: ServiceClient,
   store: DonationStore,
   input: ChannelInput<'donations.correct'>,
   at: () => string,
+  guard?: CorrectionGuard,
 ): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
   const declined = correctable(store, input.donationId, input.confirmRetry);
   const attributes = correctedAttributes(declined.resource, input.changes);
@@ -160,5 +167,17 @@ export async function correctDeclined(
       { issues: problems },
     );
   }
-  return sendReplacement(client, store, declined, attributes, declined.row, at);
+  if (!guard) return sendReplacement(client, store, declined, attributes, declined.row, at);
+  const id = declined.resource.id;
+  await guard.claim(id);
+  let done: { declined: StoredDonation; replacement: StoredDonation };
+  try {
+    done = await sendReplacement(client, store, declined, attributes, declined.row, at);
+  } catch (e) {
+    // A lost or unreadable answer may follow a created gift: the claim then stays in progress.
+    if (provesNothingCreated(e)) await guard.abandon(id);
+    throw e;
+  }
+  await guard.finish(id, done.replacement.resource.id);
+  return done;
 }

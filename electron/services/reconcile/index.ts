@@ -30,6 +30,9 @@ import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerSummaryView, readLedgerView, type LedgerSummaryView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, uploadControls } from './views';
+import type { TeamDatabase } from '../team/teamTypes';
+import { environmentKeyOf } from '../team/teamUploads';
+import { claimForUpload, correctionElsewhere, teamCorrectionGuard, type CorrectionElsewhere } from './teamCorrections';
 
 type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
 
@@ -62,6 +65,11 @@ export interface ReconcileDeps {
   }) => Promise<{ id: string }>;
   /** Reads a Prepare workspace (its rows are sent one by one by donations.correctFromWorkspace). */
   readWorkspace?: (id: string) => Promise<Workspace>;
+  /**
+   * Team mode: the shared database in force now, or null alone. Corrections are claimed on it, and
+   * declined donations show a colleague's correction.
+   */
+  team?: () => TeamDatabase | null;
 }
 
 /** The emulator's cap; a larger request would only be cut to it, and fewer round trips is kinder. */
@@ -153,6 +161,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     let pages = 0;
     let read = 0;
     let lastSave = now();
+    const seen: Array<[string, string]> = [];
     try {
       for (const [index, bulkId] of bulkIds.entries()) {
         await listDonations(
@@ -185,6 +194,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 // A correction sent in a bulk file closes its declined donation once it is seen.
                 if (replaces && store.get(replaces)?.resolution?.kind !== 'replaced') {
                   store.resolve(replaces, { kind: 'replaced', at, replacementId: resource.id });
+                  seen.push([replaces, resource.id]);
                 }
               }
               read += page.length;
@@ -211,6 +221,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       store.markRefreshed(new Date(now()).toISOString());
       await store.save();
       store.settle();
+      await finishSeen(seen);
       deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
       return pages;
     } catch (e) {
@@ -240,6 +251,48 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     return { environment, store, ledger };
   };
 
+  const teamNow = (): TeamDatabase | null => deps.team?.() ?? null;
+  const teamKey = async (): Promise<string> => environmentKeyOf(await deps.environments.describe());
+
+  /**
+   * Team mode: colleagues' corrections of the open declined donations among these, by donation id.
+   * Best effort: a team database that cannot be reached shows none, and never fails the page.
+   */
+  const elsewhereOf = async (
+    donations: readonly StoredDonation[],
+  ): Promise<Map<string, CorrectionElsewhere>> => {
+    const team = teamNow();
+    const ids = donations
+      .filter((d) => d.resource.attributes.state.processingStatus === 'DECLINED' && d.resolution?.kind !== 'replaced')
+      .map((d) => d.resource.id);
+    if (!team || ids.length === 0) return new Map();
+    try {
+      const holders = await team.corrections(await teamKey(), ids);
+      const found = new Map<string, CorrectionElsewhere>();
+      for (const [id, holder] of holders) {
+        const shown = correctionElsewhere(holder);
+        if (shown) found.set(id, shown);
+      }
+      return found;
+    } catch {
+      return new Map();
+    }
+  };
+
+  /** Team mode: replacements this computer saw in a listing finish the claims this login holds. */
+  const finishSeen = async (seen: ReadonlyArray<[declinedId: string, replacementId: string]>) => {
+    const team = teamNow();
+    if (!team || seen.length === 0) return;
+    try {
+      const key = await teamKey();
+      for (const [declinedId, replacementId] of seen) {
+        await team.finishCorrection(key, declinedId, replacementId).catch(() => undefined);
+      }
+    } catch {
+      // Best effort: a claim left in progress shows "being corrected", never lets a second one through.
+    }
+  };
+
   const ledgerBulkIds = (ledger: LedgerSummaryView, environment: string): string[] =>
     ledger.bulks.filter((b) => b.group.environment === environment).map((b) => b.bulkId);
 
@@ -260,13 +313,13 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
    * The listed donations as the database has them: with `limit`, one page and the total; without,
    * all of them (read page by page, for callers that asked for the whole list).
    */
-  const listing = (
+  const listing = async (
     store: DonationStore,
     filter: DonationFilter,
     pages: number,
     inUploads: Map<string, InUpload>,
     paging: Pick<ChannelInput<'donations.list'>, 'limit' | 'offset' | 'after'>,
-  ): ListResult => {
+  ): Promise<ListResult> => {
     const total = store.count(filter);
     let donations: StoredDonation[];
     if (paging.limit !== undefined) {
@@ -293,8 +346,9 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     }
     const last = donations.at(-1);
     const full = paging.limit !== undefined && paging.limit > 0 && donations.length === paging.limit;
+    const elsewhere = await elsewhereOf(donations);
     return {
-      donations: donations.map((d) => donationView(d, inUploads)),
+      donations: donations.map((d) => donationView(d, inUploads, elsewhere)),
       total,
       next: full && last ? store.cursorAfter(last.resource.id) : null,
       lastRefreshAt: store.lastRefreshAt(),
@@ -418,9 +472,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       const marks = [...causes].map((c) => `"recipientId":${JSON.stringify(c).slice(0, -1)}`);
       return causesThatCannotReceive([...store.each(marks)]);
     },
-    checkReplacements: async (rows) => {
+    checkReplacements: async (rows, uploadId) => {
       const { store, ledger, environment } = await context();
       checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
+      // Team mode: a colleague may be correcting the same declined donations from their computer.
+      const team = teamNow();
+      if (team && uploadId) await claimForUpload(team, await teamKey(), uploadId, rows);
     },
     async close() {
       closed = true;
@@ -444,10 +501,15 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
               : { bulkIds: [input.bulk] };
         const filter = { ...scope, ...(input.status ? { status: input.status } : {}) };
         const inUploads = replacementsInUploads(ledger, environment);
+        const page = store.page({
+          ...filter,
+          limit: input.limit,
+          offset: input.offset,
+          order: input.order ?? 'firstSeen',
+        });
+        const elsewhere = await elsewhereOf(page);
         return {
-          donations: store
-            .page({ ...filter, limit: input.limit, offset: input.offset, order: input.order ?? 'firstSeen' })
-            .map((d) => donationView(d, inUploads)),
+          donations: page.map((d) => donationView(d, inUploads, elsewhere)),
           total: store.count(filter),
           declinedOpen: store.declinedOpen(scope),
           bulkIds: store.bulksWithDonations(ours),
@@ -463,8 +525,14 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const { store, ledger, environment } = await context();
         const inUploads = replacementsInUploads(ledger, environment);
         refuseIfInUpload(inUploads, input.donationId);
-        const { declined, replacement } = await correctDeclined(client, store, input, () =>
-          new Date(now()).toISOString(),
+        const team = teamNow();
+        const guard = team ? teamCorrectionGuard(team, await teamKey(), { how: 'single' }) : undefined;
+        const { declined, replacement } = await correctDeclined(
+          client,
+          store,
+          input,
+          () => new Date(now()).toISOString(),
+          guard,
         );
         return {
           declined: donationView(declined, inUploads),

@@ -9,6 +9,8 @@ import type { PartialTotals } from './partialTotals';
 export function donationView(
   stored: StoredDonation,
   inUploads: ReadonlyMap<string, NonNullable<DonationView['inUpload']>>,
+  /** Team mode: colleagues' corrections of declined donations, by donation id. */
+  elsewhere?: ReadonlyMap<string, NonNullable<DonationView['correctionElsewhere']>>,
 ): DonationView {
   const a = stored.resource.attributes;
   return {
@@ -37,6 +39,10 @@ export function donationView(
     resolution: stored.resolution,
     replaces: stored.replaces,
     inUpload: stored.resolution === null ? (inUploads.get(stored.resource.id) ?? null) : null,
+    correctionElsewhere:
+      stored.resolution?.kind === 'replaced' || stored.resolution?.kind === 'dismissed'
+        ? null
+        : (elsewhere?.get(stored.resource.id) ?? null),
   };
 }
 

@@ -7,6 +7,8 @@ import { describeServer, passwordOf, teamFailure } from './teamErrors';
 import { teamSchemaVersion } from './teamInit';
 import { TEAM_AUDIT_ORIGIN, TEAM_ROLES, TEAM_SCHEMA_VERSION } from './teamSchema';
 import type {
+  CorrectionHolder,
+  CorrectionWay,
   CurrencyTotal,
   NewTeamUpload,
   SentElsewhere,
@@ -58,6 +60,30 @@ interface ClaimRow {
   claimed_by: string;
   computer: string;
   claimed_at: Date;
+}
+
+interface CorrectionRow {
+  donation_id: string;
+  claimed_by: string;
+  computer: string;
+  claimed_at: Date;
+  how: CorrectionHolder['how'];
+  upload_id: string | null;
+  replacement_id: string | null;
+  state: CorrectionHolder['state'];
+}
+
+function toHolder(row: CorrectionRow): CorrectionHolder {
+  return {
+    donationId: row.donation_id,
+    by: row.claimed_by,
+    computer: row.computer,
+    since: row.claimed_at.toISOString(),
+    how: row.how,
+    uploadId: row.upload_id,
+    state: row.state,
+    replacementId: row.replacement_id,
+  };
 }
 
 interface AuditRow {
@@ -445,6 +471,67 @@ export class PgTeamDatabase implements TeamDatabase {
 
   async releaseLease(key: string, holder: string): Promise<void> {
     await this.query('DELETE FROM desk.follow_lease WHERE key = $1 AND holder = $2', [key, holder]);
+  }
+
+  async claimCorrection(
+    environmentKey: string,
+    donationId: string,
+    way: CorrectionWay,
+  ): Promise<{ granted: boolean; holder: CorrectionHolder }> {
+    try {
+      const rows = await this.query<CorrectionRow & { granted: boolean }>(
+        'SELECT * FROM desk.claim_correction($1, $2, $3, $4, $5)',
+        [environmentKey, donationId, way.how, way.how === 'upload' ? way.uploadId : null, this.computer],
+      );
+      const row = rows[0]!;
+      return { granted: row.granted, holder: toHolder(row) };
+    } catch (e) {
+      if (sqlstateOf(e) === '42501') {
+        throw new DeskFailure(
+          'TEAM_REFUSED',
+          'Only a person with the preparer role may correct declined donations.',
+          (e as DeskFailure).details,
+        );
+      }
+      throw e;
+    }
+  }
+
+  async finishCorrection(
+    environmentKey: string,
+    donationId: string,
+    replacementId: string,
+  ): Promise<CorrectionHolder> {
+    const rows = await this.query<CorrectionRow>('SELECT * FROM desk.finish_correction($1, $2, $3, $4)', [
+      environmentKey,
+      donationId,
+      replacementId,
+      this.computer,
+    ]);
+    return toHolder(rows[0]!);
+  }
+
+  async abandonCorrection(environmentKey: string, donationId: string): Promise<CorrectionHolder> {
+    const rows = await this.query<CorrectionRow>('SELECT * FROM desk.abandon_correction($1, $2, $3)', [
+      environmentKey,
+      donationId,
+      this.computer,
+    ]);
+    return toHolder(rows[0]!);
+  }
+
+  async corrections(
+    environmentKey: string,
+    donationIds: readonly string[],
+  ): Promise<Map<string, CorrectionHolder>> {
+    if (donationIds.length === 0) return new Map();
+    const rows = await this.query<CorrectionRow>(
+      `SELECT * FROM desk.correction
+       WHERE environment_key = $1 AND donation_id = ANY ($2::text[]) AND state <> 'abandoned'
+         AND NOT (claimed_by = session_user AND computer = $3)`,
+      [environmentKey, [...donationIds], this.computer],
+    );
+    return new Map(rows.map((r) => [r.donation_id, toHolder(r)]));
   }
 
   private async pushAudit(

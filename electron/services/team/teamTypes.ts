@@ -86,6 +86,23 @@ export interface SentElsewhere {
   at: string;
 }
 
+/** Who is correcting a declined donation (or has), as the team database keeps it. */
+export interface CorrectionHolder {
+  donationId: string;
+  /** The login that claimed it. */
+  by: string;
+  computer: string;
+  /** When it was claimed (ISO). */
+  since: string;
+  how: 'single' | 'upload';
+  uploadId: string | null;
+  state: 'in-progress' | 'done' | 'abandoned';
+  replacementId: string | null;
+}
+
+/** A correction sent on its own, or as a row of an upload (with the upload's id). */
+export type CorrectionWay = { how: 'single' } | { how: 'upload'; uploadId: string };
+
 export interface TeamAudit {
   /** Copies local entries to the team trail; idempotent per (origin, originSeq). Person = current_user. */
   push(origin: string, entries: Array<NewAuditEntry & { originSeq: number }>): Promise<number>;
@@ -149,6 +166,25 @@ export interface TeamDatabase {
   /** A lease so one upload is followed by one computer at a time: true if `holder` has it now. */
   lease(key: string, holder: string, ttlMs: number): Promise<boolean>;
   releaseLease(key: string, holder: string): Promise<void>;
+  /**
+   * Claims the correction of a declined donation before its replacement is created: granted unless
+   * another login's claim is in progress or done (then `holder` is theirs and nothing was claimed).
+   * The caller's own claim in progress may be claimed again (a retry); an abandoned one by anyone.
+   */
+  claimCorrection(
+    environmentKey: string,
+    donationId: string,
+    way: CorrectionWay,
+  ): Promise<{ granted: boolean; holder: CorrectionHolder }>;
+  /** The claimer's replacement was recorded: the declined donation is replaced for the team. */
+  finishCorrection(environmentKey: string, donationId: string, replacementId: string): Promise<CorrectionHolder>;
+  /** Nothing was created: the claim is given back (by the claimer, or a desk admin). */
+  abandonCorrection(environmentKey: string, donationId: string): Promise<CorrectionHolder>;
+  /**
+   * Corrections in progress or done, by donation id, except this computer's own under this login
+   * (those the local store knows already).
+   */
+  corrections(environmentKey: string, donationIds: readonly string[]): Promise<Map<string, CorrectionHolder>>;
   readonly audit: TeamAudit;
   close(): Promise<void>;
 }

@@ -55,6 +55,8 @@ export interface UploadContext {
 
 export type CheckReplacements = (
   rows: ReadonlyArray<{ rowKey: number; rowNumber: number | null; donationId: string }>,
+  /** The upload that will carry them (team mode claims the corrections for it). */
+  uploadId?: string,
 ) => Promise<void>;
 
 /**

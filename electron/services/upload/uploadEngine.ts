@@ -294,7 +294,7 @@ export class UploadEngine {
    * one declined donation, one replacement. (A resend of such rows after a failed bulk is the same
    * correction finishing, so it is not asked again.)
    */
-  private async checkReplacements(rows: readonly ReadyRow[]): Promise<void> {
+  private async checkReplacements(rows: readonly ReadyRow[], uploadId?: string): Promise<void> {
     const replaces = replacementsOf(rows);
     if (replaces.length === 0) return;
     if (!this.ctx.checkReplacements) {
@@ -303,7 +303,7 @@ export class UploadEngine {
         `Row ${replaces[0]?.rowNumber ?? replaces[0]?.rowKey} carries metadata ${REPLACES_KEY}, which only corrections made from Reconcile may carry.`,
       );
     }
-    await this.ctx.checkReplacements(replaces);
+    await this.ctx.checkReplacements(replaces, uploadId);
   }
 
   /** Builds, compresses and keeps each part's file, then records the upload: from here on it will be sent. */
@@ -442,10 +442,10 @@ export class UploadEngine {
       );
       return await this.noteTeamState(group, submitted);
     } catch (e) {
-      await this.stopGroup(
-        group,
-        `Not submitted to the team database: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      const reason = `Not submitted to the team database: ${e instanceof Error ? e.message : String(e)}`;
+      await this.stopGroup(group, reason);
+      // Corrections claimed for it are given back (the database gives back only the caller's own).
+      if (group.replaces.length > 0) await team.voidUpload(group.id, reason).catch(() => null);
       throw e;
     }
   }
@@ -664,7 +664,7 @@ export class UploadEngine {
         (done, total) => this.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
       );
       const { rows, duplicates } = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
-      await this.checkReplacements(rows);
+      await this.checkReplacements(rows, uploadId);
       const team = this.ctx.team?.() ?? null;
       let group = await this.record(validated, rows, null, uploadId, team);
       if (team) {

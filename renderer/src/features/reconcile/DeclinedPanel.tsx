@@ -120,6 +120,13 @@ interface Props {
 }
 
 /** Declined donations grouped by the service's reason; each one corrected (a new donation) or dismissed. */
+
+/** A colleague's correction of a declined donation, as the team database has it. */
+function elsewhereText(c: NonNullable<DonationView['correctionElsewhere']>): string {
+  if (c.state === 'done') return `Replaced by ${c.by}${c.replacementId ? ` (${c.replacementId})` : ''}`;
+  return `Being corrected by ${c.by}${c.computer ? ` (${c.computer})` : ''}`;
+}
+
 export function DeclinedPanel({
   donations,
   counts,
@@ -203,8 +210,11 @@ export function DeclinedPanel({
     onChanged();
   }
 
-  /** Open declined donations can be fixed; those already in a corrections upload cannot. */
-  const fixable = (d: DonationView) => !d.resolution && !d.inUpload;
+  /**
+   * Open declined donations can be fixed; those already in a corrections upload, or being corrected
+   * (or corrected) by a colleague on the team database, cannot.
+   */
+  const fixable = (d: DonationView) => !d.resolution && !d.inUpload && !d.correctionElsewhere;
   const chosen = donations.filter((d) => fixable(d) && picked.has(d.id));
   const toggle = (ids: string[], on: boolean) =>
     setPicked((p) => {
@@ -349,6 +359,19 @@ export function DeclinedPanel({
                   <Typography color="text.secondary" data-testid="resolution">
                     Being replaced by the upload of “{d.inUpload.workspaceName}”
                   </Typography>
+                ) : d.correctionElsewhere ? (
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                    <Typography
+                      color="text.secondary"
+                      data-testid="correction-elsewhere"
+                      id={`elsewhere-${d.id}`}
+                    >
+                      {elsewhereText(d.correctionElsewhere)}
+                    </Typography>
+                    <Button size="small" disabled aria-describedby={`elsewhere-${d.id}`}>
+                      Correct
+                    </Button>
+                  </Stack>
                 ) : (
                   <Stack direction="row" spacing={1}>
                     <Button size="small" onClick={() => open('correct', d)}>
