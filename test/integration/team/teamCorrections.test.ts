@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import type { DonationView } from '../../../shared/contract/reconcileChannels';
+import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import {
+  expectFailure,
+  openDesk,
+  serviceFaults,
+  startSandbox,
+  uploadGifts,
+  type Desk,
+  type Sandbox,
+} from '../reconcile/harness';
+
+/*
+ * Two colleagues, two data folders ("laptops"), one team database and one service account: each
+ * local store only knows its own corrections, so only the team database can stop the second
+ * correction of the same declined donation (a second replacement would pay the gift twice).
+ */
+
+let s: Sandbox;
+let team: TeamCluster;
+let carol: PgTeamDatabase;
+let daveDir: string;
+let alice: Desk;
+let dave: Desk;
+let bulkId: string;
+
+beforeAll(async () => {
+  [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
+  carol = new PgTeamDatabase({ url: team.urlOf('carol') });
+  // Uploads go out at once: this test is about corrections, not approvals.
+  await carol.setRule({ approval: 'never', thresholds: {} });
+  daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
+  alice = await openDesk(s, { env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
+  dave = await openDesk(s, { dataDir: daveDir, env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') } });
+  bulkId = await uploadGifts(s, alice, [
+    { recipient: s.good[0] as string, amount: '10.00', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '12.34', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '20.00', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '30.00', currency: 'USD' },
+  ]);
+  await s.emu.advance(600);
+  await alice.call('donations.list', {});
+  // Dave reads alice's bulk on his own computer: the same declined donations, none of her corrections.
+  await dave.call('donations.list', { bulkIds: [bulkId] });
+}, 120_000);
+
+afterAll(async () => {
+  await alice?.runtime.close();
+  await dave?.runtime.close();
+  await carol?.close();
+  await team?.stop();
+  await s?.close();
+  if (daveDir) await rm(daveDir, { recursive: true, force: true });
+});
+
+async function declinedOf(desk: Desk): Promise<DonationView[]> {
+  const listed = await desk.call('donations.list', { bulkIds: [bulkId], cached: true });
+  return listed.donations
+    .filter((d) => d.state === 'DECLINED')
+    .sort((a, b) => (a.row?.rowKey ?? 0) - (b.row?.rowKey ?? 0));
+}
+
+async function viewOn(desk: Desk, id: string): Promise<DonationView> {
+  return (await declinedOf(desk)).find((d) => d.id === id)!;
+}
+
+describe('a correction made on one laptop, seen on another', () => {
+  it('refuses dave’s correction of a donation alice already replaced, and shows it replaced by her', async () => {
+    const [first] = await declinedOf(alice);
+    expect(first).toBeDefined();
+    expect((await viewOn(dave, first!.id)).correctionElsewhere).toBeNull();
+
+    const done = await alice.call('donations.correct', {
+      donationId: first!.id,
+      changes: { recipientId: s.good[1] as string },
+    });
+    const replacementId = done.replacement.id;
+
+    const refused = await expectFailure(
+      dave.call('donations.correct', { donationId: first!.id, changes: { recipientId: s.good[2] as string } }),
+    );
+    expect(refused.code).toBe('CORRECTION_ELSEWHERE');
+    expect(refused.message).toContain(`already replaced by alice (replacement ${replacementId})`);
+
+    // Dave's Reconcile says so, though his own store never saw the replacement.
+    const seen = await viewOn(dave, first!.id);
+    expect(seen.resolution).toBeNull();
+    expect(seen.correctionElsewhere).toMatchObject({ by: 'alice', state: 'done', replacementId });
+    // Alice's own view is her local one: replaced, nothing "elsewhere".
+    expect((await viewOn(alice, first!.id)).correctionElsewhere).toBeNull();
+  }, 60_000);
+
+  it('refuses dave while alice’s correction is in progress (its answer lost), naming her and her computer', async () => {
+    const second = (await declinedOf(alice))[1]!;
+    await serviceFaults(s, { error500Rate: 1 });
+    try {
+      const lost = await expectFailure(
+        alice.call('donations.correct', { donationId: second.id, changes: { recipientId: s.good[1] as string } }),
+      );
+      expect(lost.code).toBe('AMBIGUOUS');
+    } finally {
+      await serviceFaults(s, { reset: true });
+    }
+    const refused = await expectFailure(
+      dave.call('donations.correct', { donationId: second.id, changes: { recipientId: s.good[2] as string } }),
+    );
+    expect(refused.code).toBe('CORRECTION_ELSEWHERE');
+    expect(refused.message).toMatch(
+      /^alice is already correcting this donation \(from .+, since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)/,
+    );
+    const seen = await viewOn(dave, second.id);
+    expect(seen.correctionElsewhere).toMatchObject({ by: 'alice', state: 'in-progress', replacementId: null });
+    // Nothing was created by dave's attempt: the declined donation has no replacement from him.
+    expect(seen.resolution).toBeNull();
+  }, 60_000);
+
+  it('refuses an upload of dave’s that replaces a donation alice is correcting, and claims none of its rows', async () => {
+    const [, second, third] = await declinedOf(dave);
+    const grid = await dave.call('donations.fixInGrid', { donationIds: [second!.id, third!.id] });
+    const workspace = await dave.call('workspace.open', { id: grid.workspaceId });
+    const col = workspace.headers.indexOf('Recipient ID');
+    await dave.call('workspace.edit', {
+      id: workspace.id,
+      baseVersion: workspace.version,
+      edits: workspace.rows.map((r) => ({ op: 'set' as const, key: r.key, column: col, value: s.good[3] as string })),
+    });
+    const refused = await expectFailure(dave.call('upload.start', { workspaceId: workspace.id }));
+    expect(refused.code).toBe('CORRECTION_ELSEWHERE');
+    expect(refused.message).toContain(`alice is already correcting donation ${second!.id}`);
+    // The third was free, but the upload did not go: its claim was given back.
+    const { rows } = await team.query<{ state: string; claimed_by: string }>(
+      'SELECT state, claimed_by FROM desk.correction WHERE donation_id = $1',
+      [third!.id],
+    );
+    expect(rows).toEqual([{ state: 'abandoned', claimed_by: 'dave' }]);
+    expect((await viewOn(alice, third!.id)).correctionElsewhere).toBeNull();
+  }, 60_000);
+
+  it('lets dave correct a donation whose claim was given back, and then refuses alice', async () => {
+    const third = (await declinedOf(alice))[2]!;
+    const done = await dave.call('donations.correct', {
+      donationId: third.id,
+      changes: { recipientId: s.good[1] as string },
+    });
+    expect(done.declined.resolution).toMatchObject({ kind: 'replaced' });
+    const refused = await expectFailure(
+      alice.call('donations.correct', { donationId: third.id, changes: { recipientId: s.good[2] as string } }),
+    );
+    expect(refused.code).toBe('CORRECTION_ELSEWHERE');
+    expect(refused.message).toContain(`already replaced by dave (replacement ${done.replacement.id})`);
+  }, 60_000);
+});
