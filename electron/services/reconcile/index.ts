@@ -32,7 +32,12 @@ import { RowMatcher } from './rowMatcher';
 import { donationView, uploadControls } from './views';
 import type { TeamDatabase } from '../team/teamTypes';
 import { environmentKeyOf } from '../team/teamUploads';
-import { claimForUpload, correctionElsewhere, teamCorrectionGuard, type CorrectionElsewhere } from './teamCorrections';
+import {
+  claimForUpload,
+  correctionElsewhere,
+  teamCorrectionGuard,
+  type CorrectionElsewhere,
+} from './teamCorrections';
 
 type ReconcileChannel = keyof typeof reconcileChannels & ChannelName;
 
@@ -263,7 +268,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   ): Promise<Map<string, CorrectionElsewhere>> => {
     const team = teamNow();
     const ids = donations
-      .filter((d) => d.resource.attributes.state.processingStatus === 'DECLINED' && d.resolution?.kind !== 'replaced')
+      .filter(
+        (d) =>
+          d.resource.attributes.state.processingStatus === 'DECLINED' && d.resolution?.kind !== 'replaced',
+      )
       .map((d) => d.resource.id);
     if (!team || ids.length === 0) return new Map();
     try {

@@ -177,7 +177,11 @@ export interface TeamDatabase {
     way: CorrectionWay,
   ): Promise<{ granted: boolean; holder: CorrectionHolder }>;
   /** The claimer's replacement was recorded: the declined donation is replaced for the team. */
-  finishCorrection(environmentKey: string, donationId: string, replacementId: string): Promise<CorrectionHolder>;
+  finishCorrection(
+    environmentKey: string,
+    donationId: string,
+    replacementId: string,
+  ): Promise<CorrectionHolder>;
   /** Nothing was created: the claim is given back (by the claimer, or a desk admin). */
   abandonCorrection(environmentKey: string, donationId: string): Promise<CorrectionHolder>;
   /**

@@ -82,7 +82,10 @@ describe('a correction made on one laptop, seen on another', () => {
     const replacementId = done.replacement.id;
 
     const refused = await expectFailure(
-      dave.call('donations.correct', { donationId: first!.id, changes: { recipientId: s.good[2] as string } }),
+      dave.call('donations.correct', {
+        donationId: first!.id,
+        changes: { recipientId: s.good[2] as string },
+      }),
     );
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
     expect(refused.message).toContain(`already replaced by alice (replacement ${replacementId})`);
@@ -100,21 +103,31 @@ describe('a correction made on one laptop, seen on another', () => {
     await serviceFaults(s, { error500Rate: 1 });
     try {
       const lost = await expectFailure(
-        alice.call('donations.correct', { donationId: second.id, changes: { recipientId: s.good[1] as string } }),
+        alice.call('donations.correct', {
+          donationId: second.id,
+          changes: { recipientId: s.good[1] as string },
+        }),
       );
       expect(lost.code).toBe('AMBIGUOUS');
     } finally {
       await serviceFaults(s, { reset: true });
     }
     const refused = await expectFailure(
-      dave.call('donations.correct', { donationId: second.id, changes: { recipientId: s.good[2] as string } }),
+      dave.call('donations.correct', {
+        donationId: second.id,
+        changes: { recipientId: s.good[2] as string },
+      }),
     );
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
     expect(refused.message).toMatch(
       /^alice is already correcting this donation \(from .+, since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)/,
     );
     const seen = await viewOn(dave, second.id);
-    expect(seen.correctionElsewhere).toMatchObject({ by: 'alice', state: 'in-progress', replacementId: null });
+    expect(seen.correctionElsewhere).toMatchObject({
+      by: 'alice',
+      state: 'in-progress',
+      replacementId: null,
+    });
     // Nothing was created by dave's attempt: the declined donation has no replacement from him.
     expect(seen.resolution).toBeNull();
   }, 60_000);
@@ -127,7 +140,12 @@ describe('a correction made on one laptop, seen on another', () => {
     await dave.call('workspace.edit', {
       id: workspace.id,
       baseVersion: workspace.version,
-      edits: workspace.rows.map((r) => ({ op: 'set' as const, key: r.key, column: col, value: s.good[3] as string })),
+      edits: workspace.rows.map((r) => ({
+        op: 'set' as const,
+        key: r.key,
+        column: col,
+        value: s.good[3] as string,
+      })),
     });
     const refused = await expectFailure(dave.call('upload.start', { workspaceId: workspace.id }));
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
@@ -149,7 +167,10 @@ describe('a correction made on one laptop, seen on another', () => {
     });
     expect(done.declined.resolution).toMatchObject({ kind: 'replaced' });
     const refused = await expectFailure(
-      alice.call('donations.correct', { donationId: third.id, changes: { recipientId: s.good[2] as string } }),
+      alice.call('donations.correct', {
+        donationId: third.id,
+        changes: { recipientId: s.good[2] as string },
+      }),
     );
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
     expect(refused.message).toContain(`already replaced by dave (replacement ${done.replacement.id})`);

@@ -112,7 +112,11 @@ describe('claiming a correction', () => {
     const id = `don-${randomUUID()}`;
     await claim('alice', id);
     await abandon('alice', id);
-    expect(await claim('dave', id)).toMatchObject({ granted: true, claimed_by: 'dave', state: 'in-progress' });
+    expect(await claim('dave', id)).toMatchObject({
+      granted: true,
+      claimed_by: 'dave',
+      state: 'in-progress',
+    });
     await abandon('carol', id);
     expect(await stateOf(id)).toEqual({ state: 'abandoned', claimed_by: 'dave' });
     expect(await claim('alice', id)).toMatchObject({ granted: true, claimed_by: 'alice' });
@@ -133,10 +137,15 @@ describe('claiming a correction', () => {
       '42501',
     );
     await refused(as('alice').query('DELETE FROM desk.correction WHERE donation_id = $1', [id]), '42501');
-    await refused(as('erin').query('SELECT * FROM desk.claim_correction($1, $2, $3)', [KEY, id, 'single']), '42501');
+    await refused(
+      as('erin').query('SELECT * FROM desk.claim_correction($1, $2, $3)', [KEY, id, 'single']),
+      '42501',
+    );
     await refused(claim('alice', `don-${randomUUID()}`, 'upload', null), 'DD009');
     // Everyone with the desk sees who holds what.
-    const { rows } = await as('dave').query('SELECT claimed_by FROM desk.correction WHERE donation_id = $1', [id]);
+    const { rows } = await as('dave').query('SELECT claimed_by FROM desk.correction WHERE donation_id = $1', [
+      id,
+    ]);
     expect(rows).toEqual([{ claimed_by: 'alice' }]);
   });
 
