@@ -167,17 +167,30 @@ export async function correctDeclined(
       { issues: problems },
     );
   }
-  if (!guard) return sendReplacement(client, store, declined, attributes, declined.row, at);
-  const id = declined.resource.id;
-  await guard.claim(id);
+  return guarded(guard, declined.resource.id, () =>
+    sendReplacement(client, store, declined, attributes, declined.row, at),
+  );
+}
+
+/**
+ * Team mode: the correction of `declinedId` claimed on the team database around `send` (see
+ * CorrectionGuard); alone (no guard), just `send`.
+ */
+export async function guarded(
+  guard: CorrectionGuard | undefined,
+  declinedId: string,
+  send: () => Promise<{ declined: StoredDonation; replacement: StoredDonation }>,
+): Promise<{ declined: StoredDonation; replacement: StoredDonation }> {
+  if (!guard) return send();
+  await guard.claim(declinedId);
   let done: { declined: StoredDonation; replacement: StoredDonation };
   try {
-    done = await sendReplacement(client, store, declined, attributes, declined.row, at);
+    done = await send();
   } catch (e) {
     // A lost or unreadable answer may follow a created gift: the claim then stays in progress.
-    if (provesNothingCreated(e)) await guard.abandon(id);
+    if (provesNothingCreated(e)) await guard.abandon(declinedId);
     throw e;
   }
-  await guard.finish(id, done.replacement.resource.id);
+  await guard.finish(declinedId, done.replacement.resource.id);
   return done;
 }

@@ -587,6 +587,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const { store, ledger, environment } = await context();
         const workspace = await deps.readWorkspace(workspaceId);
         const id = jobId ?? randomUUID();
+        const team = teamNow();
+        const guard = team ? teamCorrectionGuard(team, await teamKey(), { how: 'single' }) : undefined;
         deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'running' });
         try {
           const results = await correctFromWorkspace(
@@ -604,6 +606,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
                 total,
                 message: `${done} of ${count(total, 'correction')} sent`,
               }),
+            guard,
           );
           deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'succeeded' });
           return { results };

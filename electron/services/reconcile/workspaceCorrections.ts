@@ -3,9 +3,10 @@ import { REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import type { ServiceClient } from '../api/serviceClient';
 import { validateWorkspace } from '../upload/prepare';
-import { correctable, sendReplacement } from './corrections';
+import { correctable, guarded, sendReplacement } from './corrections';
 import type { DonationStore } from './donationStore';
 import type { InUpload } from './replacements';
+import type { CorrectionGuard } from './teamCorrections';
 
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
 
@@ -22,6 +23,8 @@ export async function correctFromWorkspace(
   inUploads: ReadonlyMap<string, InUpload>,
   at: () => string,
   onProgress: (done: number, total: number) => void,
+  /** Team mode: each row's correction is claimed on the team database (see correctDeclined). */
+  guard?: CorrectionGuard,
 ): Promise<RowResult[]> {
   const validated = await validateWorkspace(workspace);
   if (validated.mappingProblems.length > 0) {
@@ -71,13 +74,15 @@ export async function correctFromWorkspace(
     }
     try {
       const declined = correctable(store, declinedId);
-      const { replacement } = await sendReplacement(
-        client,
-        store,
-        declined,
-        row.donation as unknown as Record<string, unknown>,
-        { workspaceId: workspace.id, rowKey: row.key, rowNumber: row.rowNumber, method: 'reference' },
-        at,
+      const { replacement } = await guarded(guard, declinedId, () =>
+        sendReplacement(
+          client,
+          store,
+          declined,
+          row.donation as unknown as Record<string, unknown>,
+          { workspaceId: workspace.id, rowKey: row.key, rowNumber: row.rowNumber, method: 'reference' },
+          at,
+        ),
       );
       results.push({
         ...base,

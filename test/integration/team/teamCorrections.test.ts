@@ -159,20 +159,29 @@ describe('a correction made on one laptop, seen on another', () => {
     expect((await viewOn(alice, third!.id)).correctionElsewhere).toBeNull();
   }, 60_000);
 
-  it('lets dave correct a donation whose claim was given back, and then refuses alice', async () => {
-    const third = (await declinedOf(alice))[2]!;
-    const done = await dave.call('donations.correct', {
-      donationId: third.id,
-      changes: { recipientId: s.good[1] as string },
+  it('sends dave’s corrections workspace one by one: the free row is replaced, alice’s is refused', async () => {
+    const [, second, third] = await declinedOf(dave);
+    const grid = (await dave.call('workspace.list', {})).find((w) => w.name.startsWith('Corrections of'))!;
+    const sent = await dave.call('donations.correctFromWorkspace', { workspaceId: grid.id });
+    const bySecond = sent.results.find((r) => r.declinedId === second!.id)!;
+    const byThird = sent.results.find((r) => r.declinedId === third!.id)!;
+    expect(bySecond).toMatchObject({ outcome: 'failed', replacementId: null });
+    expect(bySecond.message).toMatch(/^alice is already correcting this donation/);
+    expect(byThird.outcome).toBe('replaced');
+
+    // Alice's own computer now learns it from the team, and may not correct it a second time.
+    expect((await viewOn(alice, third!.id)).correctionElsewhere).toMatchObject({
+      by: 'dave',
+      state: 'done',
+      replacementId: byThird.replacementId,
     });
-    expect(done.declined.resolution).toMatchObject({ kind: 'replaced' });
     const refused = await expectFailure(
       alice.call('donations.correct', {
-        donationId: third.id,
+        donationId: third!.id,
         changes: { recipientId: s.good[2] as string },
       }),
     );
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
-    expect(refused.message).toContain(`already replaced by dave (replacement ${done.replacement.id})`);
+    expect(refused.message).toContain(`already replaced by dave (replacement ${byThird.replacementId})`);
   }, 60_000);
 });
