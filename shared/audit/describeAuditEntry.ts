@@ -23,6 +23,9 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   send: 'Released an approved upload for sending',
   'release-rows': 'Gave back rows the service refused',
   'team-rule': 'Changed the team’s approval rule',
+  'correction-claim': 'Started correcting a declined donation',
+  'correction-done': 'Finished correcting a declined donation',
+  'correction-abandon': 'Gave up correcting a declined donation',
 };
 
 export function auditActionWord(action: string): string {
@@ -140,6 +143,16 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
     }
     case 'release-rows':
       return `${quoted(d.workspaceName)}: ${count(Number(d.releasedRows ?? 0), 'row')} got no donation and may be sent again by anyone in the team`;
+    case 'correction-claim':
+    case 'correction-done':
+    case 'correction-abandon': {
+      const how = d.how === 'upload' ? 'in an upload' : 'on its own';
+      const by = d.claimedBy ? ` by ${text(d.claimedBy)}` : '';
+      const replaced = d.replacementId ? ` · replaced by ${text(d.replacementId)}` : '';
+      const state =
+        d.state === 'in-progress' ? 'in progress' : d.state === 'abandoned' ? 'given up' : text(d.state);
+      return `Correction${by}, ${how} · now ${state}${replaced}`;
+    }
     case 'correct':
       return `Replaced by ${text(d.replacementId)}: ${formatMinor(Number(d.amount), text(d.currencyCode))} to ${text(d.recipientId)}`;
     case 'fix-in-grid':

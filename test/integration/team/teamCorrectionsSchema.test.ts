@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditActionWord, describeAuditEntry } from '../../../shared/audit/describeAuditEntry';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
 
 /*
@@ -161,6 +162,15 @@ describe('claiming a correction', () => {
     expect(rows).toEqual([
       { action: 'correction-claim', person: 'alice', origin: 'team-database' },
       { action: 'correction-done', person: 'alice', origin: 'team-database' },
+    ]);
+    // As the Audit view and exports word them.
+    const { rows: entries } = await team.query<{ action: string; details: Record<string, unknown> }>(
+      'SELECT action, details FROM desk.audit WHERE donation_id = $1 ORDER BY seq',
+      [id],
+    );
+    expect(entries.map((e) => `${auditActionWord(e.action)}: ${describeAuditEntry(e)}`)).toEqual([
+      'Started correcting a declined donation: Correction by alice, on its own · now in progress',
+      'Finished correcting a declined donation: Correction by alice, on its own · now done · replaced by don-r',
     ]);
   });
 });
