@@ -7,6 +7,7 @@ import type { DonationView } from '../../../shared/contract/reconcileChannels';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import {
   expectFailure,
+  followUpload,
   openDesk,
   serviceFaults,
   startSandbox,
@@ -42,6 +43,7 @@ beforeAll(async () => {
     { recipient: s.unknownCause, amount: '12.34', currency: 'USD' },
     { recipient: s.unknownCause, amount: '20.00', currency: 'USD' },
     { recipient: s.unknownCause, amount: '30.00', currency: 'USD' },
+    { recipient: s.unknownCause, amount: '40.00', currency: 'USD' },
   ]);
   await s.emu.advance(600);
   await alice.call('donations.list', {});
@@ -183,5 +185,45 @@ describe('a correction made on one laptop, seen on another', () => {
     );
     expect(refused.code).toBe('CORRECTION_ELSEWHERE');
     expect(refused.message).toContain(`already replaced by dave (replacement ${byThird.replacementId})`);
+  }, 60_000);
+
+  it('claims the corrections of alice’s upload for it, and finishes them once she sees the replacements', async () => {
+    const fourth = (await declinedOf(alice))[3]!;
+    const grid = await alice.call('donations.fixInGrid', { donationIds: [fourth.id] });
+    const workspace = await alice.call('workspace.open', { id: grid.workspaceId });
+    const col = workspace.headers.indexOf('Recipient ID');
+    await alice.call('workspace.edit', {
+      id: workspace.id,
+      baseVersion: workspace.version,
+      edits: [{ op: 'set' as const, key: workspace.rows[0]!.key, column: col, value: s.good[1] as string }],
+    });
+    const started = await alice.call('upload.start', { workspaceId: workspace.id });
+    const claim = async () =>
+      (
+        await team.query<{ state: string; how: string; upload_id: string; replacement_id: string | null }>(
+          'SELECT state, how, upload_id, replacement_id FROM desk.correction WHERE donation_id = $1',
+          [fourth.id],
+        )
+      ).rows[0];
+    expect(await claim()).toMatchObject({ state: 'in-progress', how: 'upload', upload_id: started.uploadId });
+    // Meanwhile dave is told alice's upload carries it.
+    const refused = await expectFailure(
+      dave.call('donations.correct', {
+        donationId: fourth.id,
+        changes: { recipientId: s.good[2] as string },
+      }),
+    );
+    expect(refused.message).toMatch(/^alice is already correcting this donation in an upload/);
+
+    await followUpload(s, alice, started.uploadId);
+    await s.emu.advance(600);
+    await alice.call('donations.list', {});
+    const done = await claim();
+    expect(done?.state).toBe('done');
+    expect((await viewOn(alice, fourth.id)).resolution).toMatchObject({
+      kind: 'replaced',
+      replacementId: done?.replacement_id,
+    });
+    expect((await viewOn(dave, fourth.id)).correctionElsewhere).toMatchObject({ by: 'alice', state: 'done' });
   }, 60_000);
 });
