@@ -88,6 +88,8 @@ const SAVE_EVERY_MS = 2_000;
 const SAVE_EVERY_HELD = 10_000;
 
 type ListResult = ChannelResponse<'donations.list'>;
+/** How long a page waits for the team database's corrections before showing none. */
+const ELSEWHERE_WAIT_MS = 2_000;
 
 /** A donation this app made: in one of its bulks, or marked as its correction or single donation. */
 function madeHere(resource: DonationResource, ourBulks: ReadonlySet<string>): boolean {
@@ -275,7 +277,15 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       .map((d) => d.resource.id);
     if (!team || ids.length === 0) return new Map();
     try {
-      const holders = await team.corrections(await teamKey(), ids);
+      // A server slow to answer does not hold the page up: the claim, not the display, is the guard.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('late')), ELSEWHERE_WAIT_MS);
+        timer.unref();
+      });
+      const holders = await Promise.race([team.corrections(await teamKey(), ids), late]).finally(() =>
+        clearTimeout(timer),
+      );
       const found = new Map<string, CorrectionElsewhere>();
       for (const [id, holder] of holders) {
         const shown = correctionElsewhere(holder);

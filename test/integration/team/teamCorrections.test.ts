@@ -226,4 +226,30 @@ describe('a correction made on one laptop, seen on another', () => {
     });
     expect((await viewOn(dave, fourth.id)).correctionElsewhere).toMatchObject({ by: 'alice', state: 'done' });
   }, 60_000);
+
+  it('with the team database out of reach: the page shows no colleague’s correction, and Correct sends nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dd-offline-'));
+    const nowhere = team.urlOf('dave').replace(`:${team.port}/`, ':1/');
+    const away = await openDesk(s, { dataDir: dir, env: { DONATION_DESK_DATABASE_URL: nowhere } });
+    try {
+      await away.call('donations.list', { bulkIds: [bulkId] });
+      const second = (await declinedOf(away))[1]!;
+      // alice holds it on the team database, but this computer cannot ask: shown as nothing known.
+      expect(second.correctionElsewhere).toBeNull();
+      const page = await away.call('donations.page', { limit: 50, offset: 0, status: 'DECLINED' });
+      expect(page.donations.every((d) => d.correctionElsewhere === null)).toBe(true);
+      const refused = await expectFailure(
+        away.call('donations.correct', {
+          donationId: second.id,
+          changes: { recipientId: s.good[2] as string },
+        }),
+      );
+      expect(refused.code).not.toBe('CORRECTION_ELSEWHERE');
+      expect(refused.message).toMatch(/nothing answers/);
+      expect((await viewOn(away, second.id)).resolution).toBeNull();
+    } finally {
+      await away.runtime.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
