@@ -301,13 +301,19 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   const finishSeen = async (seen: ReadonlyArray<[declinedId: string, replacementId: string]>) => {
     const team = teamNow();
     if (!team || seen.length === 0) return;
+    // Best effort: a claim left in progress shows "being corrected", never lets a second one through.
     try {
       const key = await teamKey();
       for (const [declinedId, replacementId] of seen) {
-        await team.finishCorrection(key, declinedId, replacementId).catch(() => undefined);
+        try {
+          await team.finishCorrection(key, declinedId, replacementId);
+        } catch (e) {
+          // Not this login's claim (or none): the next one may be. A server away: no use asking again.
+          if (!(e instanceof DeskFailure && e.code === 'TEAM_REFUSED')) return;
+        }
       }
     } catch {
-      // Best effort: a claim left in progress shows "being corrected", never lets a second one through.
+      // The environment could not be described: nothing to finish against.
     }
   };
 
