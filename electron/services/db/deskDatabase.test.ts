@@ -2,6 +2,8 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { DATABASE_FILE, DeskDatabase } from './deskDatabase';
@@ -24,6 +26,26 @@ afterEach(async () => {
 });
 
 describe('DeskDatabase', () => {
+  it('leaves nothing to write into the file after close, though prepared statements outlive it', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const db = DeskDatabase.open(dir);
+    // Cached statements, still referenced until garbage collection, and a write left in the WAL.
+    db.run("INSERT INTO imported (source, at, detail) VALUES ('x', 'now', '{}')");
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM imported')?.n).toBe(1);
+    db.close();
+    const path = join(dir, DATABASE_FILE);
+    const replaced = Buffer.alloc(8192, 7);
+    await writeFile(path, replaced);
+    await rm(`${path}-wal`, { force: true });
+    await rm(`${path}-shm`, { force: true });
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await readFile(path)).toEqual(replaced);
+  });
+
   it('creates the database in WAL mode with full sync, at the current schema version', () => {
     const db = openDb();
     expect(db.path).toBe(join(dir, DATABASE_FILE));

@@ -281,10 +281,20 @@ export class DeskDatabase {
     return { path: target, bytes: (await stat(target)).size };
   }
 
+  /**
+   * Closes the connection. The binding does not finalize prepared statements on close: while any is
+   * still alive in JavaScript, SQLite keeps the connection open as a "zombie" and really closes it
+   * when garbage collection finalizes the last one; being then the last connection, it checkpoints
+   * its WAL into the database file, which by then may have been replaced (a backup restored over it)
+   * or damaged. So the WAL is emptied first, without waiting for another process's reader: the late
+   * close then has nothing to write.
+   */
   close(): void {
     this.statements.clear();
     this.arrayStatements.clear();
-    if (this.db.isOpen) this.db.close();
+    if (!this.db.isOpen) return;
+    if (this.depth === 0) this.truncateWal();
+    this.db.close();
   }
 
   /** Damage found while in use is reported like damage found at open. */
