@@ -189,8 +189,6 @@ export function SettingsPage() {
 
         {settings.environment === 'offline' && <SandboxClockPanel />}
 
-        <DataPanel />
-
         {remote && environment !== 'offline' && (
           <Paper variant="outlined" sx={{ p: 2 }}>
             <Stack spacing={2}>
@@ -239,6 +237,10 @@ export function SettingsPage() {
       </Stack>
       {/* Its own form after the page's: Enter in its fields saves the team database, not the environment. */}
       <TeamDatabasePanel key={settings.teamDatabase.address} />
+      {/* Outside the environment's form too: its Save and Test connection are about the environment only. */}
+      <Box sx={{ maxWidth: 720 }}>
+        <DataPanel />
+      </Box>
       {info && (
         <Typography variant="body2" color="text.secondary">
           Donation Desk {info.version} ({info.mode === 'electron' ? 'desktop app' : 'browser mode'}). Your
