@@ -35,6 +35,7 @@ import { environmentKeyOf } from '../team/teamUploads';
 import {
   claimForUpload,
   correctionElsewhere,
+  elsewhereMessage,
   teamCorrectionGuard,
   type CorrectionElsewhere,
 } from './teamCorrections';
@@ -294,6 +295,31 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       return found;
     } catch {
       return new Map();
+    }
+  };
+
+  /**
+   * Team mode: a declined donation a colleague is correcting (or has replaced) is not dismissed here,
+   * or the two computers would disagree on why it is closed. Best effort: with the server out of
+   * reach the dismissal goes ahead (it sends nothing; the colleague's replacement still counts).
+   */
+  const refuseIfCorrectedElsewhere = async (donationId: string): Promise<void> => {
+    const team = teamNow();
+    if (!team) return;
+    let holder;
+    try {
+      holder = (await team.corrections(await teamKey(), [donationId])).get(donationId);
+    } catch {
+      return;
+    }
+    if (holder && correctionElsewhere(holder)) {
+      throw new DeskFailure(
+        'CORRECTION_ELSEWHERE',
+        holder.state === 'done'
+          ? elsewhereMessage(holder)
+          : `${holder.by} is already correcting this donation (from ${holder.computer || 'another computer'}, since ${holder.since.slice(0, 10)} ${holder.since.slice(11, 16)} UTC): it cannot be dismissed here while that correction stands. Ask ${holder.by}.`,
+        { donationId, holder },
+      );
     }
   };
 
@@ -657,6 +683,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
             `This donation was already replaced by ${stored.resolution.replacementId}.`,
           );
         }
+        await refuseIfCorrectedElsewhere(donationId);
         const dismissed = store.resolve(donationId, {
           kind: 'dismissed',
           at: new Date(now()).toISOString(),

@@ -132,6 +132,15 @@ describe('a correction made on one laptop, seen on another', () => {
     });
     // Nothing was created by dave's attempt: the declined donation has no replacement from him.
     expect(seen.resolution).toBeNull();
+    // Nor may dave dismiss it while alice's correction stands.
+    const notDismissed = await expectFailure(
+      dave.call('donations.dismiss', { donationId: second.id, reason: 'Paid by cheque' }),
+    );
+    expect(notDismissed.code).toBe('CORRECTION_ELSEWHERE');
+    expect(notDismissed.message).toMatch(
+      /^alice is already correcting this donation .* cannot be dismissed here/,
+    );
+    expect((await viewOn(dave, second.id)).resolution).toBeNull();
   }, 60_000);
 
   it('refuses an upload of dave’s that replaces a donation alice is correcting, and claims none of its rows', async () => {
