@@ -85,6 +85,18 @@ export function teamFailure(error: unknown, server: string, password: string | n
       { sqlstate: code },
     );
   }
+  // The server asked for a password and none was given: the address has none, and neither has
+  // PGPASSWORD nor ~/.pgpass (commands cannot unlock the one Settings keeps in the key store).
+  if (
+    /client password must be a string|password authentication.*no password|no password (was )?(supplied|provided)/i.test(
+      message,
+    )
+  ) {
+    return new DeskFailure(
+      'TEAM_LOGIN_FAILED',
+      `The team database at ${server} asks for a password and none was given. Enter it in Settings → Team database (the app), or, for commands, put it in the address of DONATION_DESK_DATABASE_URL, in PGPASSWORD or in ~/.pgpass.`,
+    );
+  }
   if (code === '3D000') {
     return new DeskFailure('TEAM_UNREACHABLE', `The team database at ${server} does not exist: ${message}.`, {
       sqlstate: code,

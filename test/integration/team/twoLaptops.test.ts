@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -320,5 +320,37 @@ describe('two laptops on one team database', () => {
     }
     // bob's refused upload of the same rows is in the trail too.
     expect(csv).toMatch(/bob[^\n]*Refused: 3 rows were already sent/);
+  }, 120_000);
+});
+
+describe('a laptop connected to the team in Settings', () => {
+  it('runs its commands on that team database too (the password from PGPASSWORD), and never alone without it', async () => {
+    // What Settings → Team database leaves on disk where the password cannot be kept (no key store):
+    // the address in plain, no password. Commands must not quietly work alone over it.
+    const folder = join(dir, 'laptop-c');
+    await mkdir(folder, { recursive: true });
+    const address = urlOf('bob').replace(`:${PASSWORDS.bob}@`, '@');
+    expect(address).not.toContain(PASSWORDS.bob);
+    await writeFile(join(folder, 'settings.json'), JSON.stringify({ teamDatabase: { address } }));
+
+    const withPassword = await runCliProcess(cli, emu, ['approvals', '--all', '--json'], folder, {
+      env: { PGPASSWORD: PASSWORDS.bob },
+    });
+    expect(withPassword.code, withPassword.stderr).toBe(0);
+    // Alone, `approvals` exits 2 ("no team database"): a list means the team database answered.
+    expect(Array.isArray((JSON.parse(withPassword.stdout) as { approvals: unknown }).approvals)).toBe(true);
+
+    const without = await runCliProcess(cli, emu, ['approvals', '--json'], folder);
+    expect(without.code, without.stdout).toBe(3);
+    expect(`${without.stderr}${without.stdout}`).toMatch(
+      /asks for a password and none was given.*PGPASSWORD/,
+    );
+
+    // An upload without the password is refused before anything is recorded or sent.
+    const file = await sheet('laptop-c.csv', [[good[0] as string, '12.00', 'USD']]);
+    const upload = await runCliProcess(cli, emu, ['upload', file], folder);
+    expect(upload.code, upload.stderr).toBe(3);
+    const resumed = await runCliProcess(cli, emu, ['resume', '--json'], folder);
+    expect(JSON.parse(resumed.stdout || '{"uploads":[]}')).toMatchObject({ uploads: [] });
   }, 120_000);
 });
