@@ -53,7 +53,13 @@ export const resolutionSchema = z.discriminatedUnion('kind', [
       .object({ recipientId: z.string(), amount: z.number().int(), currencyCode: z.string() })
       .optional(),
   }),
-  z.object({ kind: z.literal('replaced'), at: z.string(), replacementId: z.string() }),
+  z.object({
+    kind: z.literal('replaced'),
+    at: z.string(),
+    replacementId: z.string(),
+    /** Team mode: the colleague whose correction replaced it, from another computer. */
+    by: z.string().optional(),
+  }),
   z.object({ kind: z.literal('dismissed'), at: z.string(), reason: z.string() }),
 ]);
 export type Resolution = z.infer<typeof resolutionSchema>;

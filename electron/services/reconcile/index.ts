@@ -230,6 +230,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       await store.save();
       store.settle();
       await finishSeen(seen);
+      await adoptColleaguesReplacements(store);
       deps.events.emit('job.status', { jobId, kind: 'donations', status: 'succeeded' });
       return pages;
     } catch (e) {
@@ -321,6 +322,35 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         { donationId, holder },
       );
     }
+  };
+
+  /**
+   * Team mode: a declined donation a colleague replaced from another computer is closed here too, by
+   * their replacement (which this computer's listings may never bring back: it is in no bulk of
+   * ours), so this computer's open count and month-end report agree with the team. Best effort.
+   */
+  const adoptColleaguesReplacements = async (store: DonationStore): Promise<void> => {
+    const team = teamNow();
+    if (!team) return;
+    const open = store.page({ status: 'DECLINED', limit: 10_000 }).filter((d) => !d.resolution);
+    if (open.length === 0) return;
+    let holders;
+    try {
+      holders = await team.corrections(
+        await teamKey(),
+        open.map((d) => d.resource.id),
+      );
+    } catch {
+      return;
+    }
+    const at = new Date(now()).toISOString();
+    let closed = 0;
+    for (const [id, holder] of holders) {
+      if (holder.state !== 'done' || !holder.replacementId) continue;
+      store.resolve(id, { kind: 'replaced', at, replacementId: holder.replacementId, by: holder.by });
+      closed++;
+    }
+    if (closed > 0) await store.save();
   };
 
   /** Team mode: replacements this computer saw in a listing finish the claims this login holds. */

@@ -98,6 +98,17 @@ describe('a correction made on one laptop, seen on another', () => {
     expect(seen.correctionElsewhere).toMatchObject({ by: 'alice', state: 'done', replacementId });
     // Alice's own view is her local one: replaced, nothing "elsewhere".
     expect((await viewOn(alice, first!.id)).correctionElsewhere).toBeNull();
+
+    // Once dave refreshes, his computer closes it too, by alice's replacement: his open count and his
+    // month-end report agree with the team's.
+    const openBefore = (await dave.call('donations.page', { bulk: bulkId, offset: 0, limit: 50 }))
+      .declinedOpen;
+    await dave.call('donations.list', { bulkIds: [bulkId] });
+    const closed = await viewOn(dave, first!.id);
+    expect(closed.resolution).toMatchObject({ kind: 'replaced', replacementId, by: 'alice' });
+    expect((await dave.call('donations.page', { bulk: bulkId, offset: 0, limit: 50 })).declinedOpen).toBe(
+      openBefore - 1,
+    );
   }, 60_000);
 
   it('refuses dave while alice’s correction is in progress (its answer lost), naming her and her computer', async () => {

@@ -352,7 +352,9 @@ export function DeclinedPanel({
                 ) : d.resolution ? (
                   <Typography color="text.secondary" data-testid="resolution">
                     {d.resolution.kind === 'replaced'
-                      ? `Replaced by ${d.resolution.replacementId}`
+                      ? d.resolution.by
+                        ? `Replaced by ${d.resolution.by}: ${d.resolution.replacementId}`
+                        : `Replaced by ${d.resolution.replacementId}`
                       : `Dismissed: ${d.resolution.reason}`}
                   </Typography>
                 ) : d.inUpload ? (
