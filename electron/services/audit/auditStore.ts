@@ -15,7 +15,8 @@ export interface NewAuditEntry {
   details: Record<string, unknown>;
 }
 
-interface AuditRow {
+/** A row of the audit table as SQLite gives it (details as JSON text). */
+export interface AuditRow {
   seq: number;
   at: string;
   person: string;
@@ -72,7 +73,7 @@ export class AuditStore {
   /** One page, newest first, starting below `before` (the last page's smallest seq). */
   page(filter: AuditFilter, options: { before?: number; limit?: number } = {}) {
     const limit = options.limit ?? 50;
-    const { where, params } = conditions(filter, options.before);
+    const { where, params } = auditConditions(filter, options.before);
     const rows = this.db.all<AuditRow>(
       `SELECT ${COLUMNS} FROM audit ${where} ORDER BY seq DESC LIMIT ?`,
       ...params,
@@ -80,7 +81,7 @@ export class AuditStore {
     );
     const more = rows.length > limit;
     const entries = rows.slice(0, limit).map(toEntry);
-    const counted = conditions(filter);
+    const counted = auditConditions(filter);
     const total = Number(
       this.db.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${counted.where}`, ...counted.params)?.n ??
         0,
@@ -90,7 +91,7 @@ export class AuditStore {
 
   /** Every matching entry, newest first, read one at a time (exports). */
   *all(filter: AuditFilter): Generator<AuditEntry> {
-    const { where, params } = conditions(filter);
+    const { where, params } = auditConditions(filter);
     for (const row of this.db.iterate<AuditRow>(
       `SELECT ${COLUMNS} FROM audit ${where} ORDER BY seq DESC`,
       ...params,
@@ -108,6 +109,11 @@ export class AuditStore {
 }
 
 function toEntry(row: AuditRow): AuditEntry {
+  return { seq: Number(row.seq), ...entryFields(row) };
+}
+
+/** What a stored row says, but its seq: the details parsed (kept as text when they do not parse). */
+export function entryFields(row: AuditRow): Omit<AuditEntry, 'seq'> {
   let details: Record<string, unknown>;
   try {
     details = JSON.parse(row.details) as Record<string, unknown>;
@@ -115,7 +121,6 @@ function toEntry(row: AuditRow): AuditEntry {
     details = { unreadable: row.details };
   }
   return {
-    seq: Number(row.seq),
     at: row.at,
     person: row.person,
     computer: row.computer,
@@ -129,13 +134,13 @@ function toEntry(row: AuditRow): AuditEntry {
 }
 
 /** The next day's start, so `until` includes the whole day it names. */
-export function dayAfter(day: string): string {
+function dayAfter(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString();
 }
 
-export function checkedDay(day: string, which: string): string {
+function checkedDay(day: string, which: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
     throw new DeskFailure(
@@ -146,12 +151,21 @@ export function checkedDay(day: string, which: string): string {
   return day;
 }
 
-function conditions(filter: AuditFilter, before?: number): { where: string; params: Array<string | number> } {
+/**
+ * The filter as SQL conditions on the audit table's columns, the same for the data folder's trail
+ * and the team's: `placeholder` writes the n-th parameter as the dialect wants it (`?` for SQLite,
+ * `$n` for PostgreSQL).
+ */
+export function auditConditions(
+  filter: AuditFilter,
+  before?: number,
+  placeholder: (n: number) => string = () => '?',
+): { where: string; params: Array<string | number> } {
   const parts: string[] = [];
   const params: Array<string | number> = [];
   const add = (sql: string, value: string | number) => {
-    parts.push(sql);
     params.push(value);
+    parts.push(sql.replace('?', placeholder(params.length)));
   };
   if (filter.workspaceId) add('workspace_id = ?', filter.workspaceId);
   if (filter.uploadId) add('upload_id = ?', filter.uploadId);

@@ -1,22 +1,9 @@
 import type { DeskDatabase } from '../db/deskDatabase';
-import type { NewAuditEntry } from '../audit/auditStore';
+import { entryFields, type AuditRow, type NewAuditEntry } from '../audit/auditStore';
 import type { TeamDatabase } from './teamTypes';
 
 /** Entries copied per round trip. */
 const BATCH = 500;
-
-interface LocalRow {
-  seq: number;
-  at: string;
-  person: string;
-  computer: string;
-  environment: string;
-  action: string;
-  workspace_id: string | null;
-  upload_id: string | null;
-  donation_id: string | null;
-  details: string;
-}
 
 /**
  * Team mode's audit outbox: every entry is first written to the data folder's own (SQLite) trail,
@@ -88,7 +75,7 @@ export class TeamAuditOutbox {
       const origin = this.origin();
       for (;;) {
         const after = this.pushedSeq(team.server);
-        const rows = this.db().all<LocalRow>(
+        const rows = this.db().all<AuditRow>(
           `SELECT seq, at, person, computer, environment, action, workspace_id, upload_id, donation_id, details
            FROM audit WHERE seq > ? ORDER BY seq LIMIT ?`,
           after,
@@ -96,7 +83,7 @@ export class TeamAuditOutbox {
         );
         if (rows.length === 0) break;
         await team.audit.push(origin, rows.map(toEntry));
-        const last = Number((rows.at(-1) as LocalRow).seq);
+        const last = Number((rows.at(-1) as AuditRow).seq);
         this.db().run(
           `INSERT INTO team_outbox (server, pushed_seq) VALUES (?, ?)
            ON CONFLICT (server) DO UPDATE SET pushed_seq = max(pushed_seq, excluded.pushed_seq)`,
@@ -111,23 +98,6 @@ export class TeamAuditOutbox {
   }
 }
 
-function toEntry(row: LocalRow): NewAuditEntry & { originSeq: number } {
-  let details: Record<string, unknown>;
-  try {
-    details = JSON.parse(row.details) as Record<string, unknown>;
-  } catch {
-    details = { unreadable: row.details };
-  }
-  return {
-    originSeq: Number(row.seq),
-    at: row.at,
-    person: row.person,
-    computer: row.computer,
-    environment: row.environment,
-    action: row.action,
-    workspaceId: row.workspace_id,
-    uploadId: row.upload_id,
-    donationId: row.donation_id,
-    details,
-  };
+function toEntry(row: AuditRow): NewAuditEntry & { originSeq: number } {
+  return { originSeq: Number(row.seq), ...entryFields(row) };
 }

@@ -2,7 +2,10 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
 import { DeskFailure } from '../../../shared/result';
-import { checkedDay, dayAfter, type NewAuditEntry } from '../audit/auditStore';
+import { auditConditions, type NewAuditEntry } from '../audit/auditStore';
+
+/** PostgreSQL's numbered parameters. */
+const pgPlaceholder = (n: number): string => `$${n}`;
 import { describeServer, passwordOf, teamFailure } from './teamErrors';
 import { teamSchemaVersion } from './teamInit';
 import { TEAM_AUDIT_ORIGIN, TEAM_ROLES, TEAM_SCHEMA_VERSION } from './teamSchema';
@@ -572,14 +575,14 @@ export class PgTeamDatabase implements TeamDatabase {
   }
 
   private async listAudit(filter: AuditFilter, before?: number, limit = 50) {
-    const { where, params } = auditConditions(filter, before);
+    const { where, params } = auditConditions(filter, before, pgPlaceholder);
     const rows = await this.query<AuditRow>(
       `SELECT ${AUDIT_COLUMNS} FROM desk.audit ${where} ORDER BY seq DESC LIMIT $${params.length + 1}`,
       [...params, limit + 1],
     );
     const more = rows.length > limit;
     const entries = rows.slice(0, limit).map(toAuditEntry);
-    const counted = auditConditions(filter);
+    const counted = auditConditions(filter, undefined, pgPlaceholder);
     const total = await this.query<{ n: string }>(
       `SELECT count(*) AS n FROM desk.audit ${counted.where}`,
       counted.params,
@@ -596,7 +599,7 @@ export class PgTeamDatabase implements TeamDatabase {
   }
 
   private async allAudit(filter: AuditFilter): Promise<AuditEntry[]> {
-    const { where, params } = auditConditions(filter);
+    const { where, params } = auditConditions(filter, undefined, pgPlaceholder);
     const rows = await this.query<AuditRow>(
       `SELECT ${AUDIT_COLUMNS} FROM desk.audit ${where} ORDER BY seq DESC`,
       params,
@@ -611,24 +614,4 @@ export class PgTeamDatabase implements TeamDatabase {
 
 function sqlstateOf(e: unknown): string | undefined {
   return e instanceof DeskFailure ? (e.details as { sqlstate?: string } | undefined)?.sqlstate : undefined;
-}
-
-function auditConditions(
-  filter: AuditFilter,
-  before?: number,
-): { where: string; params: Array<string | number> } {
-  const parts: string[] = [];
-  const params: Array<string | number> = [];
-  const add = (sql: string, value: string | number) => {
-    params.push(value);
-    parts.push(sql.replace('?', `$${params.length}`));
-  };
-  if (filter.workspaceId) add('workspace_id = ?', filter.workspaceId);
-  if (filter.uploadId) add('upload_id = ?', filter.uploadId);
-  if (filter.donationId) add('donation_id = ?', filter.donationId);
-  if (filter.person) add('person = ?', filter.person);
-  if (filter.since) add('at >= ?', `${checkedDay(filter.since, 'from')}T00:00:00.000Z`);
-  if (filter.until) add('at < ?', dayAfter(checkedDay(filter.until, 'to')));
-  if (before !== undefined) add('seq < ?', before);
-  return { where: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCli } from '../../../electron/cli/main';
+import { runCliInProcess } from '../cliInProcess';
 import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import '../../../electron/cli/commands/upload';
 import '../../../electron/cli/commands/audit';
@@ -22,26 +22,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    ['--base-url', emu.apiBaseUrl, '--token-url', emu.tokenUrl, '--data-dir', join(dir, 'data'), ...args],
-    {
-      out: (t) => (out += `${t}\n`),
-      err: (t) => (err += `${t}\n`),
-      env: {
-        DONATION_DESK_CLIENT_ID: emu.clientId,
-        DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-        DONATION_DESK_POLL_MIN_MS: '100',
-        DONATION_DESK_POLL_MAX_MS: '300',
-      },
-      root: dir,
-      version: 'test',
-    },
-  );
-  return { code, out, err };
-}
+const cli = (args: string[]) =>
+  runCliInProcess(emu, dir, args, { DONATION_DESK_POLL_MIN_MS: '100', DONATION_DESK_POLL_MAX_MS: '300' });
 
 describe('donation-desk upload, then audit', () => {
   it('records the CLI’s import with the file’s SHA-256 and its upload, and exports them by upload', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCli } from '../../../electron/cli/main';
+import { runCliInProcess } from '../cliInProcess';
 import '../../../electron/cli/commands/search';
 import '../../../electron/cli/commands/locations';
 
@@ -20,25 +20,7 @@ export async function startCliHarness(): Promise<CliHarness> {
   return {
     emu,
     dir,
-    cli: async (args) => {
-      let out = '';
-      let err = '';
-      const code = await runCli(
-        ['--base-url', emu.apiBaseUrl, '--token-url', emu.tokenUrl, '--data-dir', join(dir, 'data'), ...args],
-        {
-          out: (t) => (out += `${t}\n`),
-          err: (t) => (err += `${t}\n`),
-          env: {
-            DONATION_DESK_CLIENT_ID: emu.clientId,
-            DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-            LANG: 'de_DE.UTF-8',
-          },
-          root: dir,
-          version: 'test',
-        },
-      );
-      return { code, out, err };
-    },
+    cli: (args) => runCliInProcess(emu, dir, args, { LANG: 'de_DE.UTF-8' }),
     close: async () => {
       await emu.close();
       await rm(dir, { recursive: true, force: true });
