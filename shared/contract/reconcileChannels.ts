@@ -161,6 +161,8 @@ export const uploadControlSchema = z.object({
   workspaceId: z.string(),
   workspaceName: z.string(),
   createdAt: z.string(),
+  /** Team mode: who sent it, when another computer of the team did (its rows are there, not here). */
+  sentElsewhere: z.object({ by: z.string(), computer: z.string() }).nullable().optional(),
   /** Service ids of the upload's bulks that created donations. */
   bulkIds: z.array(z.string()),
   /** Rows of processed parts, per currency, from the ledger (what was sent and taken). */

@@ -583,6 +583,24 @@ export class DonationStore {
   }
 
   /**
+   * Every donation sent one by one (of no bulk, marked as a single donation or a correction of this
+   * app), with when it counts from: what team mode shares with colleagues. Saved donations only.
+   */
+  oneByOne(): Array<{ id: string; firstSeenAt: string; kind: 'single' | 'replaces' }> {
+    return this.db
+      .all<{ id: string; first_seen_at: string; mark: string }>(
+        `SELECT id, first_seen_at, mark FROM donation
+         WHERE environment = ? AND bulk_id IS NULL AND mark IS NOT NULL ORDER BY first_seen_at`,
+        this.environment,
+      )
+      .map((r) => ({
+        id: r.id,
+        firstSeenAt: r.first_seen_at,
+        kind: r.mark === 'replaces' ? 'replaces' : 'single',
+      }));
+  }
+
+  /**
    * Every donation, one at a time (for the rare reader that needs them all, such as the causes that
    * cannot receive money); rows whose JSON does not contain `mustContain` are skipped unparsed.
    */

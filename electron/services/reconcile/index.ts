@@ -24,13 +24,15 @@ import { createSingleDonation } from './singleDonation';
 import { correctFromWorkspace } from './workspaceCorrections';
 import { checkReplacementRows, correctionSheet, replacementsInUploads, type InUpload } from './replacements';
 import { monthReport } from './monthReport';
-import { partialTotals } from './partialTotals';
+import { partialTotals, type PartialTotals } from './partialTotals';
 import { CAUSE_CODES, causeOf, causesThatCannotReceive } from './causeStanding';
 import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerSummaryView, readLedgerView, type LedgerSummaryView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, uploadControls } from './views';
-import type { TeamDatabase } from '../team/teamTypes';
+import type { TeamBulk, TeamDatabase } from '../team/teamTypes';
+import { bulkToPublish, publishedAlready } from '../team/teamLedger';
+import { withTeamBulks } from './teamBulks';
 import { environmentKeyOf } from '../team/teamUploads';
 import {
   claimForUpload,
@@ -91,6 +93,18 @@ const SAVE_EVERY_HELD = 10_000;
 type ListResult = ChannelResponse<'donations.list'>;
 /** How long a page waits for the team database's corrections before showing none. */
 const ELSEWHERE_WAIT_MS = 2_000;
+/** How long the team's list of bulks is used before it is read again (a refresh always reads it). */
+const TEAM_BULKS_FRESH_MS = 30_000;
+
+/** The answer, or a rejection once `ms` have passed without one. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('late')), ms);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /** A donation this app made: in one of its bulks, or marked as its correction or single donation. */
 function madeHere(resource: DonationResource, ourBulks: ReadonlySet<string>): boolean {
@@ -250,18 +264,96 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
 
   // The ledger's summaries (no rows' keys or fingerprints): what every page, total and report needs;
   // only a read from the service, which ties donations to rows, reads the whole records.
+  // In team mode the ledger includes the uploads colleagues sent from their computers (teamBulks.ts).
   const context = async (): Promise<{
     environment: string;
     store: DonationStore;
     ledger: LedgerSummaryView;
+    /** This computer's own uploads only (their files and rows are here). */
+    local: LedgerSummaryView;
+    /** What colleagues' bulks that ended in ERROR part-way took, as their computers recorded it. */
+    teamPartials: Map<string, PartialTotals>;
   }> => {
-    const environment = (await deps.environments.describe()).id;
-    const [store, ledger] = await Promise.all([storeFor(environment), readLedgerSummaryView(ledgerDir)]);
-    return { environment, store, ledger };
+    const service = await deps.environments.describe();
+    const environment = service.id;
+    const [store, local, shared] = await Promise.all([
+      storeFor(environment),
+      readLedgerSummaryView(ledgerDir),
+      teamBulksNow(),
+    ]);
+    if (!shared) return { environment, store, ledger: local, local, teamPartials: new Map() };
+    const { ledger, partials } = withTeamBulks(local, shared.bulks, service, shared.server);
+    return { environment, store, ledger, local, teamPartials: partials };
   };
+
+  /** Per bulk that ended in ERROR part-way, what it took: this computer's from their files, colleagues' as recorded. */
+  const partialsOf = async (ctx: Awaited<ReturnType<typeof context>>): Promise<Map<string, PartialTotals>> =>
+    new Map([...(await partialTotals(ledgerDir, ctx.local, ctx.environment)), ...ctx.teamPartials]);
 
   const teamNow = (): TeamDatabase | null => deps.team?.() ?? null;
   const teamKey = async (): Promise<string> => environmentKeyOf(await deps.environments.describe());
+
+  /**
+   * Team mode: the bulks the team's uploads created at this service, read again after a while or
+   * when asked; with the server out of reach, the last answer (or none: only this computer's
+   * uploads are listed then). Never for the Offline sandbox: each computer has its own.
+   */
+  let teamBulksCache: { key: string; server: string; at: number; bulks: TeamBulk[] } | null = null;
+  const teamBulksNow = async (fresh = false): Promise<{ server: string; bulks: TeamBulk[] } | null> => {
+    const team = teamNow();
+    if (!team) return null;
+    const service = await deps.environments.describe();
+    if (service.emulated) return null;
+    const key = environmentKeyOf(service);
+    const cached =
+      teamBulksCache && teamBulksCache.key === key && teamBulksCache.server === team.server
+        ? teamBulksCache
+        : null;
+    if (cached && !fresh && Date.now() - cached.at < TEAM_BULKS_FRESH_MS) return cached;
+    try {
+      const bulks = await within(team.teamBulks(key), ELSEWHERE_WAIT_MS);
+      teamBulksCache = { key, server: team.server, at: Date.now(), bulks };
+      return teamBulksCache;
+    } catch {
+      return cached;
+    }
+  };
+
+  /**
+   * Team mode: this computer's bulks of sent team uploads, written to the shared ledger where the
+   * team's record is behind (the upload services write each as it moves; this catches what they
+   * could not, and the totals of a part that ended in ERROR part-way, which need the kept file).
+   */
+  const publishOurBulks = async (local: LedgerSummaryView, environment: string): Promise<void> => {
+    const team = teamNow();
+    if (!team) return;
+    const shared = await teamBulksNow(true);
+    if (!shared) return;
+    const key = await teamKey();
+    const partials = await partialTotals(ledgerDir, local, environment);
+    const known = new Map(shared.bulks.map((b) => [b.bulkId, b]));
+    let published = false;
+    for (const b of local.bulks) {
+      if (b.group.environment !== environment) continue;
+      const partial = partials.get(b.bulkId);
+      const wanted = bulkToPublish(
+        b.group,
+        b.intent,
+        key,
+        team.server,
+        partial && 'totals' in partial ? partial.totals : null,
+      );
+      if (!wanted || publishedAlready(known.get(b.bulkId), wanted)) continue;
+      try {
+        await team.publishBulk(wanted);
+        published = true;
+      } catch (e) {
+        // Refused for this bulk (not this login's to write): the others may still be. Away: stop.
+        if (!(e instanceof DeskFailure && e.code === 'TEAM_REFUSED')) break;
+      }
+    }
+    if (published) await teamBulksNow(true);
+  };
 
   /**
    * Team mode: colleagues' corrections of the open declined donations among these, by donation id.
@@ -280,14 +372,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (!team || ids.length === 0) return new Map();
     try {
       // A server slow to answer does not hold the page up: the claim, not the display, is the guard.
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('late')), ELSEWHERE_WAIT_MS);
-        timer.unref();
-      });
-      const holders = await Promise.race([team.corrections(await teamKey(), ids), late]).finally(() =>
-        clearTimeout(timer),
-      );
+      const holders = await within(team.corrections(await teamKey(), ids), ELSEWHERE_WAIT_MS);
       const found = new Map<string, CorrectionElsewhere>();
       for (const [id, holder] of holders) {
         const shown = correctionElsewhere(holder);
@@ -353,6 +438,60 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (closed > 0) await store.save();
   };
 
+  /**
+   * Team mode: donations sent one by one (single donations, corrections) are shared both ways: this
+   * computer's go to the team's ledger where missing, and colleagues' are read from the service into
+   * this store, counted in the month they were sent (so every computer's month-end report agrees),
+   * and followed like this computer's own. Best effort: with the server away, the next refresh does it.
+   */
+  const shareOneByOne = async (store: DonationStore): Promise<void> => {
+    const team = teamNow();
+    if (!team) return;
+    const service = await deps.environments.describe();
+    if (service.emulated) return;
+    const key = environmentKeyOf(service);
+    let shared;
+    try {
+      shared = await within(team.sentOneByOne(key), ELSEWHERE_WAIT_MS);
+    } catch {
+      return;
+    }
+    const onTeam = new Set(shared.map((o) => o.donationId));
+    try {
+      for (const own of store.oneByOne()) {
+        if (!onTeam.has(own.id)) await team.publishOne(key, own.id, own.kind, own.firstSeenAt);
+      }
+    } catch {
+      // Not now: the next refresh publishes what is missing.
+    }
+    let read = 0;
+    for (const theirs of shared) {
+      if (store.known(theirs.donationId) !== undefined) continue;
+      const resource = await client.getDonation(theirs.donationId);
+      const at = new Date(now()).toISOString();
+      const replaces = replacedBy(store, resource.attributes.metadata?.[REPLACES_KEY]);
+      store.record(resource, null, at, { sentAt: theirs.sentAt, ...(replaces ? { replaces } : {}) });
+      if (replaces && store.get(replaces)?.resolution?.kind !== 'replaced') {
+        store.resolve(replaces, { kind: 'replaced', at, replacementId: resource.id, by: theirs.sentBy });
+      }
+      read++;
+    }
+    if (read > 0) await store.save();
+  };
+
+  /** Team mode: a donation just sent one by one goes to the team's ledger now (the next refresh retries). */
+  const publishOneNow = async (donationId: string, kind: 'single' | 'replaces', sentAt: string) => {
+    const team = teamNow();
+    if (!team) return;
+    try {
+      const service = await deps.environments.describe();
+      if (service.emulated) return;
+      await within(team.publishOne(environmentKeyOf(service), donationId, kind, sentAt), ELSEWHERE_WAIT_MS);
+    } catch {
+      // The next refresh publishes it.
+    }
+  };
+
   /** Team mode: replacements this computer saw in a listing finish the claims this login holds. */
   const finishSeen = async (seen: ReadonlyArray<[declinedId: string, replacementId: string]>) => {
     const team = teamNow();
@@ -381,6 +520,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
    * listing brings them back: each one not yet final is read on its own.
    */
   const refreshSingles = async (store: DonationStore): Promise<void> => {
+    await shareOneByOne(store);
     const singles = store.openSingles();
     for (const single of singles) {
       const resource = await client.getDonation(single.resource.id);
@@ -498,6 +638,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   };
 
   const refresh = async (input: ChannelInput<'donations.refresh'>): Promise<ListResult> => {
+    // Team mode: what this computer sent goes to the shared ledger first, and the team's is read anew.
+    if (teamNow()) {
+      const service = await deps.environments.describe();
+      await publishOurBulks(await readLedgerSummaryView(ledgerDir), service.id);
+      await teamBulksNow(true);
+    }
     const { environment, store, ledger } = await context();
     const { bulkIds } = openTargets(store, ledger, environment);
     await refreshSingles(store);
@@ -614,6 +760,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           () => new Date(now()).toISOString(),
           guard,
         );
+        await publishOneNow(replacement.resource.id, 'replaces', replacement.firstSeenAt);
         return {
           declined: donationView(declined, inUploads),
           replacement: donationView(replacement, inUploads),
@@ -681,6 +828,16 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
             guard,
           );
           deps.events.emit('job.status', { jobId: id, kind: 'corrections', status: 'succeeded' });
+          const sentAt = new Date(now()).toISOString();
+          for (const r of results) {
+            if (r.outcome === 'replaced' && r.replacementId) {
+              await publishOneNow(
+                r.replacementId,
+                'replaces',
+                store.get(r.replacementId)?.firstSeenAt ?? sentAt,
+              );
+            }
+          }
           return { results };
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e);
@@ -693,6 +850,7 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         const { stored, created } = await createSingleDonation(client, store, input, () =>
           new Date(now()).toISOString(),
         );
+        await publishOneNow(stored.resource.id, 'single', stored.firstSeenAt);
         return { donation: donationView(stored, new Map()), created };
       },
       'donations.dismiss': async ({ donationId, reason }) => {
@@ -726,20 +884,22 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         // Refresh reads every bulk never listed and every donation not yet final (singles too):
         // the rest cannot have changed.
         if (refreshFirst) await refresh({});
-        const { environment, store, ledger } = await context();
+        const ctx = await context();
+        const { environment, store, ledger } = ctx;
         return monthReport(month, environment, ledger, store, {
           generatedAt: new Date(now()).toISOString(),
           lastRefreshAt: store.lastRefreshAt(),
-          partials: await partialTotals(ledgerDir, ledger, environment),
+          partials: await partialsOf(ctx),
         });
       },
       'donations.summary': async () => {
-        const { environment, store, ledger } = await context();
+        const ctx = await context();
+        const { environment, store, ledger } = ctx;
         return {
           byStatus: store.totals(),
           uploads: uploadControls(ledger, environment, store.bulkSums(ledgerBulkIds(ledger, environment)), {
             lastRefreshAt: store.lastRefreshAt(),
-            partials: await partialTotals(ledgerDir, ledger, environment),
+            partials: await partialsOf(ctx),
           }),
           lastRefreshAt: store.lastRefreshAt(),
         };

@@ -1,3 +1,4 @@
+import { sentElsewhere } from './teamBulks';
 import { type DonationView, type UploadControl } from '../../../shared/contract/reconcileChannels';
 import { formatMinor } from '../../../shared/amounts';
 import { count as countOf, plural } from '../../../shared/i18n';
@@ -165,6 +166,7 @@ export function uploadControls(
       workspaceId: group.workspaceId,
       workspaceName: group.workspaceName,
       createdAt: group.createdAt,
+      sentElsewhere: sentElsewhere(group),
       bulkIds,
       submitted: sorted(submitted),
       accepted: sorted(accepted),

@@ -13,8 +13,11 @@ import type {
   CorrectionHolder,
   CorrectionWay,
   CurrencyTotal,
+  NewTeamBulk,
   NewTeamUpload,
   SentElsewhere,
+  TeamBulk,
+  TeamOneByOne,
   TeamAudit,
   TeamDatabase,
   TeamRole,
@@ -35,6 +38,21 @@ export interface PgTeamDatabaseOptions {
   connectTimeoutMs?: number;
   /** The longest a statement may run (default 15 s). */
   statementTimeoutMs?: number;
+}
+
+interface SentBulkRow {
+  environment_key: string;
+  bulk_id: string;
+  upload_id: string;
+  part: number;
+  upload_created_at: Date;
+  part_totals: CurrencyTotal[];
+  state: TeamBulk['state'];
+  taken_totals: CurrencyTotal[] | null;
+  sent_by: string;
+  computer: string;
+  updated_at: Date;
+  workspace_name: string;
 }
 
 interface UploadRow {
@@ -535,6 +553,78 @@ export class PgTeamDatabase implements TeamDatabase {
       [environmentKey, [...donationIds], this.computer],
     );
     return new Map(rows.map((r) => [r.donation_id, toHolder(r)]));
+  }
+
+  async publishBulk(bulk: NewTeamBulk): Promise<void> {
+    await this.query(`SELECT desk.publish_bulk($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9)`, [
+      bulk.environmentKey,
+      bulk.bulkId,
+      bulk.uploadId,
+      bulk.part,
+      bulk.uploadCreatedAt,
+      JSON.stringify(bulk.partTotals),
+      bulk.state,
+      bulk.takenTotals === null ? null : JSON.stringify(bulk.takenTotals),
+      this.computer,
+    ]);
+  }
+
+  async teamBulks(environmentKey: string): Promise<TeamBulk[]> {
+    const rows = await this.query<SentBulkRow>(
+      `SELECT b.*, u.workspace_name FROM desk.sent_bulk b JOIN desk.upload u ON u.id = b.upload_id
+       WHERE b.environment_key = $1 ORDER BY b.upload_created_at, b.upload_id, b.part`,
+      [environmentKey],
+    );
+    return rows.map((r) => ({
+      environmentKey: r.environment_key,
+      bulkId: r.bulk_id,
+      uploadId: r.upload_id,
+      part: r.part,
+      uploadCreatedAt: r.upload_created_at.toISOString(),
+      partTotals: r.part_totals,
+      state: r.state,
+      takenTotals: r.taken_totals,
+      workspaceName: r.workspace_name,
+      sentBy: r.sent_by,
+      computer: r.computer,
+      updatedAt: r.updated_at.toISOString(),
+    }));
+  }
+
+  async publishOne(
+    environmentKey: string,
+    donationId: string,
+    kind: TeamOneByOne['kind'],
+    sentAt: string,
+  ): Promise<void> {
+    await this.query('SELECT desk.publish_one($1, $2, $3, $4, $5)', [
+      environmentKey,
+      donationId,
+      kind,
+      sentAt,
+      this.computer,
+    ]);
+  }
+
+  async sentOneByOne(environmentKey: string): Promise<TeamOneByOne[]> {
+    const rows = await this.query<{
+      donation_id: string;
+      kind: TeamOneByOne['kind'];
+      sent_at: Date;
+      sent_by: string;
+      computer: string;
+    }>(
+      `SELECT donation_id, kind, sent_at, sent_by, computer FROM desk.sent_one
+       WHERE environment_key = $1 ORDER BY sent_at, donation_id`,
+      [environmentKey],
+    );
+    return rows.map((r) => ({
+      donationId: r.donation_id,
+      kind: r.kind,
+      sentAt: r.sent_at.toISOString(),
+      sentBy: r.sent_by,
+      computer: r.computer,
+    }));
   }
 
   private async pushAudit(

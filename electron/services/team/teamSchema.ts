@@ -706,12 +706,119 @@ $$`,
   'GRANT UPDATE (approval, thresholds) ON desk.team_rule TO desk_admin',
 ];
 
+// ── Version 2: the shared ledger Reconcile reads (issue 14, "Reconcile works across the team") ──
+// Every bulk a team upload created at the service, and every donation sent one by one (a single
+// donation from the form, a correction), so each computer lists the team's donations — not only the
+// ones it sent — and the month-end report is the same on every computer. Written by the computer
+// that sent them, through functions only: a bulk belongs to a sent upload and is written by the login
+// that sent it; the rest of the team reads.
+const version2: string[] = [
+  `CREATE TABLE desk.sent_bulk (
+  environment_key text NOT NULL,
+  bulk_id text NOT NULL CHECK (length(bulk_id) BETWEEN 1 AND 200),
+  upload_id text NOT NULL REFERENCES desk.upload (id),
+  part integer NOT NULL CHECK (part >= 0),
+  -- When the upload was made on the computer that sent it: the month the report counts it in.
+  upload_created_at timestamptz NOT NULL,
+  -- The part's rows per currency, as sent.
+  part_totals jsonb NOT NULL CHECK (desk.valid_totals(part_totals)),
+  -- Where the bulk stands as its sender last followed it (UPLOADED … PROCESSED or ERROR).
+  state text NOT NULL CHECK (state IN ('UPLOADED', 'VALIDATED', 'PROCESSING', 'PROCESSED', 'ERROR')),
+  -- What the service took: the rows that got a donation, per currency; null while not known.
+  taken_totals jsonb CHECK (taken_totals IS NULL OR desk.valid_totals(taken_totals)),
+  sent_by text NOT NULL DEFAULT session_user,
+  computer text NOT NULL DEFAULT '',
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (environment_key, bulk_id)
+)`,
+  'CREATE INDEX sent_bulk_upload ON desk.sent_bulk (upload_id, part)',
+  `CREATE FUNCTION desk.publish_bulk(p_environment_key text, p_bulk_id text, p_upload text, p_part integer,
+  p_upload_created_at timestamptz, p_part_totals jsonb, p_state text, p_taken_totals jsonb,
+  p_computer text DEFAULT '') RETURNS void ${SAFE} AS $$
+DECLARE
+  u desk.upload;
+  b desk.sent_bulk;
+BEGIN
+  SELECT * INTO u FROM desk.upload WHERE id = p_upload;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD004', MESSAGE = format('There is no upload %s on the team database.', p_upload);
+  END IF;
+  IF u.state <> 'sent' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD005',
+      MESSAGE = format('Upload %s was not sent (it is %s): it has no bulk at the service.', p_upload, u.state);
+  END IF;
+  IF u.sent_by <> session_user AND NOT pg_has_role(session_user, 'desk_admin', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD007',
+      MESSAGE = format('Only %s, who sent upload %s, may record its bulks.', u.sent_by, p_upload);
+  END IF;
+  IF p_environment_key IS DISTINCT FROM u.environment_key THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD009', MESSAGE = 'A bulk belongs to the service its upload was sent to.';
+  END IF;
+  SELECT * INTO b FROM desk.sent_bulk WHERE environment_key = p_environment_key AND bulk_id = p_bulk_id FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO desk.sent_bulk (environment_key, bulk_id, upload_id, part, upload_created_at, part_totals,
+      state, taken_totals, computer)
+    VALUES (p_environment_key, p_bulk_id, p_upload, p_part, p_upload_created_at, p_part_totals, p_state,
+      p_taken_totals, coalesce(p_computer, ''));
+    RETURN;
+  END IF;
+  IF (b.upload_id, b.part) IS DISTINCT FROM (p_upload, p_part) THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD009',
+      MESSAGE = format('Bulk %s was already recorded for upload %s, part %s.', p_bulk_id, b.upload_id, b.part + 1);
+  END IF;
+  -- What was sent stays; where it stands, and what the service took, are brought up to date.
+  UPDATE desk.sent_bulk SET state = p_state, taken_totals = coalesce(p_taken_totals, taken_totals),
+    updated_at = now()
+  WHERE environment_key = p_environment_key AND bulk_id = p_bulk_id;
+END
+$$`,
+  `CREATE TRIGGER sent_bulk_no_truncate BEFORE TRUNCATE ON desk.sent_bulk
+  FOR EACH STATEMENT EXECUTE FUNCTION desk.refuse_change()`,
+
+  `CREATE TABLE desk.sent_one (
+  environment_key text NOT NULL,
+  donation_id text NOT NULL CHECK (length(donation_id) BETWEEN 1 AND 200),
+  kind text NOT NULL CHECK (kind IN ('single', 'replaces')),
+  -- When the service answered: the month the report counts it in.
+  sent_at timestamptz NOT NULL,
+  sent_by text NOT NULL DEFAULT session_user,
+  computer text NOT NULL DEFAULT '',
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (environment_key, donation_id)
+)`,
+  `CREATE FUNCTION desk.publish_one(p_environment_key text, p_donation_id text, p_kind text, p_sent_at timestamptz,
+  p_computer text DEFAULT '') RETURNS void ${SAFE} AS $$
+BEGIN
+  IF NOT pg_has_role(session_user, 'desk_preparer', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD002', MESSAGE = 'Only a person with the preparer role may send donations.';
+  END IF;
+  INSERT INTO desk.sent_one (environment_key, donation_id, kind, sent_at, computer)
+  VALUES (p_environment_key, p_donation_id, p_kind, p_sent_at, coalesce(p_computer, ''))
+  ON CONFLICT (environment_key, donation_id) DO NOTHING;
+END
+$$`,
+  ...insertOnly('sent_one'),
+
+  'REVOKE ALL ON desk.sent_bulk, desk.sent_one FROM PUBLIC',
+  'REVOKE ALL ON FUNCTION desk.publish_bulk(text, text, text, integer, timestamptz, jsonb, text, jsonb, text) FROM PUBLIC',
+  'REVOKE ALL ON FUNCTION desk.publish_one(text, text, text, timestamptz, text) FROM PUBLIC',
+  'GRANT SELECT ON desk.sent_bulk, desk.sent_one TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.publish_bulk(text, text, text, integer, timestamptz, jsonb, text, jsonb, text) TO desk_preparer',
+  'GRANT EXECUTE ON FUNCTION desk.publish_one(text, text, text, timestamptz, text) TO desk_preparer',
+];
+
 export const teamMigrations: TeamMigration[] = [
   {
     version: 1,
     summary:
       'roles, team rule, uploads and approvals, shared duplicate guard, audit trail, follow leases, corrections',
     statements: version1,
+  },
+  {
+    version: 2,
+    summary: 'the shared ledger: bulks and donations sent one by one, for Reconcile on every computer',
+    statements: version2,
   },
 ];
 

@@ -101,6 +101,41 @@ export interface CorrectionHolder {
 }
 
 /** A correction sent on its own, or as a row of an upload (with the upload's id). */
+/** The bulk states a sent upload's part goes through at the service. */
+export type TeamBulkState = 'UPLOADED' | 'VALIDATED' | 'PROCESSING' | 'PROCESSED' | 'ERROR';
+
+/** A bulk a team upload created at the service, as the computer that sent it last recorded it. */
+export interface NewTeamBulk {
+  environmentKey: string;
+  bulkId: string;
+  uploadId: string;
+  part: number;
+  /** When the upload was made on the sending computer (its ledger's createdAt): its month. */
+  uploadCreatedAt: string;
+  /** The part's rows per currency, as sent. */
+  partTotals: CurrencyTotal[];
+  state: TeamBulkState;
+  /** The rows that got a donation, per currency; null while not known (a null never clears it). */
+  takenTotals: CurrencyTotal[] | null;
+}
+
+export interface TeamBulk extends NewTeamBulk {
+  workspaceName: string;
+  sentBy: string;
+  computer: string;
+  updatedAt: string;
+}
+
+/** A donation sent one by one (a single donation from the form, or a correction) by someone of the team. */
+export interface TeamOneByOne {
+  donationId: string;
+  kind: 'single' | 'replaces';
+  /** When the service answered: the month it counts in. */
+  sentAt: string;
+  sentBy: string;
+  computer: string;
+}
+
 export type CorrectionWay = { how: 'single' } | { how: 'upload'; uploadId: string };
 
 export interface TeamAudit {
@@ -189,6 +224,22 @@ export interface TeamDatabase {
    * (those the local store knows already).
    */
   corrections(environmentKey: string, donationIds: readonly string[]): Promise<Map<string, CorrectionHolder>>;
+  /**
+   * The shared ledger: records (or brings up to date) a bulk of a sent upload. Only the login that
+   * sent the upload (or a desk admin) may; what was sent never changes, only its state and takings.
+   */
+  publishBulk(bulk: NewTeamBulk): Promise<void>;
+  /** Every bulk the team's uploads created at this service, oldest first. */
+  teamBulks(environmentKey: string): Promise<TeamBulk[]>;
+  /** The shared ledger: a donation sent one by one from this computer (recorded once). */
+  publishOne(
+    environmentKey: string,
+    donationId: string,
+    kind: TeamOneByOne['kind'],
+    sentAt: string,
+  ): Promise<void>;
+  /** Every donation the team sent one by one at this service, oldest first. */
+  sentOneByOne(environmentKey: string): Promise<TeamOneByOne[]>;
   readonly audit: TeamAudit;
   close(): Promise<void>;
 }

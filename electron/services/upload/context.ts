@@ -8,6 +8,8 @@ import type { LedgerStore } from '../ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
 import type { BackoffPolicy } from '../api/backoff';
 import type { TeamDatabase } from '../team/teamTypes';
+import { bulkToPublish } from '../team/teamLedger';
+import { environmentKeyOf } from '../team/teamUploads';
 import { intentView } from './views';
 
 export interface PollPolicy {
@@ -81,7 +83,31 @@ export async function saveIntent(
   if (group && next.state === 'ERROR' && next.donationRowKeys && !intent.donationRowKeys) {
     giveBackRefusedRows(ctx, group, next);
   }
+  const known =
+    next.serviceId !== intent.serviceId ||
+    moved !== undefined ||
+    next.donationRowKeys !== intent.donationRowKeys;
+  if (group && known) void publishBulk(ctx, group, next);
   return next;
+}
+
+/**
+ * Team mode: the shared ledger hears of each bulk of a sent upload as it moves, so colleagues'
+ * Reconcile lists its donations. Best effort: Reconcile on this computer publishes again whatever
+ * is missing at its next refresh (with the totals of a part that ended in ERROR part-way, which
+ * need the kept file).
+ */
+async function publishBulk(ctx: UploadContext, group: LedgerGroup, intent: LedgerIntent): Promise<void> {
+  const team = ctx.team?.() ?? null;
+  if (!team || group.approval?.state !== 'sent') return;
+  try {
+    const service = await ctx.environments.describe();
+    if (service.emulated || service.id !== group.environment) return;
+    const bulk = bulkToPublish(group, intent, environmentKeyOf(service), team.server);
+    if (bulk) await team.publishBulk(bulk);
+  } catch {
+    // The server away, or the environment changed: the next refresh publishes it.
+  }
 }
 
 /**

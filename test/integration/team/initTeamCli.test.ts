@@ -6,7 +6,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runCli } from '../../../electron/cli/main';
 import '../../../electron/cli/commands/db';
-import { TEAM_SCHEMA_VERSION } from '../../../electron/services/team/teamSchema';
+import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import {
+  recordVersionStatement,
+  TEAM_SCHEMA_VERSION,
+  teamMigrations,
+} from '../../../electron/services/team/teamSchema';
 import { buildCli } from '../cliProcess';
 import { startPgCluster, type PgCluster } from '../../support/pgCluster';
 
@@ -69,7 +74,50 @@ describe('db init-team', () => {
       `The team database at 127.0.0.1:${cluster.port}/desk is already set up, schema version ${TEAM_SCHEMA_VERSION}; nothing was run.`,
     ]);
     const { rows } = await cluster.query<{ n: number }>('SELECT count(*)::int AS n FROM desk.schema_version');
-    expect(rows[0]?.n).toBe(1);
+    expect(rows[0]?.n).toBe(teamMigrations.length);
+  });
+
+  it('brings a database of version 1 up to date, keeping its uploads; the app asks for it before', async () => {
+    await cluster.query('CREATE DATABASE older');
+    const url = cluster.url(undefined, undefined, 'older');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const [first] = teamMigrations;
+      for (const sql of [...first!.statements, recordVersionStatement(first!)]) await admin.query(sql);
+      await admin.query(
+        `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
+         VALUES ('u1', 'October gifts', 'production', 'k', 'c', repeat('a', 64), 1, '[]', '{}')`,
+      );
+      await admin.query(`GRANT desk_preparer TO alice`);
+      // The app on version 1: refused with what to do, not a missing-table error.
+      const app = new PgTeamDatabase({ url: cluster.url('alice', 'alice-pw', 'older') });
+      try {
+        await expect(app.teamBulks('k')).rejects.toThrow(
+          /is at schema version 1; this Donation Desk needs 2: the team's admin runs donation-desk db init-team/,
+        );
+      } finally {
+        await app.close();
+      }
+
+      const run = streams();
+      expect(await runCli(['--data-dir', dir, 'db', 'init-team', '--url', url], run.io)).toBe(EXIT.ok);
+      const printed = run.out.join('\n');
+      expect(printed).toContain('CREATE TABLE desk.sent_bulk');
+      expect(printed).not.toContain('CREATE SCHEMA desk;');
+      const { rows } = await admin.query<{ v: number; n: number }>(
+        'SELECT max(version) AS v, (SELECT count(*)::int FROM desk.upload) AS n FROM desk.schema_version',
+      );
+      expect(rows[0]).toEqual({ v: TEAM_SCHEMA_VERSION, n: 1 });
+      const after = new PgTeamDatabase({ url: cluster.url('alice', 'alice-pw', 'older') });
+      try {
+        expect(await after.teamBulks('k')).toEqual([]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await admin.end();
+    }
   });
 
   it('works for an owner with CREATEROLE who is not a superuser; the rules hold for its functions', async () => {

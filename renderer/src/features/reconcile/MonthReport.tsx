@@ -26,7 +26,7 @@ import {
 import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { downloadBytes } from '../prepare/exportSheets';
-import { currencyLabel } from './statusLook';
+import { currencyLabel, sentElsewhereNote } from './statusLook';
 
 function thisMonth(): string {
   const now = new Date();
@@ -256,6 +256,7 @@ export function MonthReport() {
                         {u.workspaceName}
                         <Typography variant="body2" color="text.secondary">
                           {utc(u.createdAt)}
+                          {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
                           {u.declinedOpen > 0 ? ` · ${count(u.declinedOpen, 'declined donation')} open` : ''}
                         </Typography>
                         {u.notReadYet ? (

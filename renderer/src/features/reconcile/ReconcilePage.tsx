@@ -24,7 +24,7 @@ import { DonationDetails, StateWord } from './DonationDetails';
 import { MonthReport } from './MonthReport';
 import { SingleDonationDialog } from './SingleDonationDialog';
 import { StatusTotals } from './StatusTotals';
-import { STATUSES, shortTime, time } from './statusLook';
+import { STATUSES, sentElsewhereNote, shortTime, time } from './statusLook';
 
 type Summary = ChannelResponse<'donations.summary'>;
 type Page = ChannelResponse<'donations.page'>;
@@ -149,15 +149,21 @@ export default function ReconcilePage() {
     () => new Map((summary?.uploads ?? []).map((u) => [u.workspaceId, u.workspaceName])),
     [summary],
   );
-  const sourceRow = (d: DonationView): string =>
-    d.row
-      ? `row ${d.row.rowNumber ?? 'new'}${
-          workspaceNames.has(d.row.workspaceId) ? ` of “${workspaceNames.get(d.row.workspaceId)}”` : ''
-        }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-      : '—';
+  const sourceRow = (d: DonationView): string => {
+    if (d.row) {
+      return `row ${d.row.rowNumber ?? 'new'}${
+        workspaceNames.has(d.row.workspaceId) ? ` of “${workspaceNames.get(d.row.workspaceId)}”` : ''
+      }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`;
+    }
+    // Team mode: a colleague's upload keeps its rows on the computer that sent it.
+    const from = d.bulkId ? uploadOfBulk.get(d.bulkId)?.sentElsewhere : null;
+    return from ? `on ${from.by}’s computer` : '—';
+  };
   const bulkLabel = (bulkId: string) => {
     const upload = uploadOfBulk.get(bulkId);
-    return upload ? `${upload.workspaceName}, ${time(upload.createdAt)}` : bulkId;
+    if (!upload) return bulkId;
+    const elsewhere = sentElsewhereNote(upload);
+    return `${upload.workspaceName}, ${time(upload.createdAt)}${elsewhere ? ` (${elsewhere})` : ''}`;
   };
   // The ledger's bulks first (a bulk with no donation read yet is a choice too), then any other seen.
   const bulks = useMemo(
@@ -318,7 +324,13 @@ export default function ReconcilePage() {
                     <TableCell>
                       <Box data-testid="donation-bulk">
                         {d.bulkId ? (
-                          <span title={`Bulk ${d.bulkId}`}>
+                          <span
+                            title={`Bulk ${d.bulkId}${
+                              uploadOfBulk.get(d.bulkId)?.sentElsewhere
+                                ? `, ${sentElsewhereNote(uploadOfBulk.get(d.bulkId)!)}`
+                                : ''
+                            }`}
+                          >
                             {uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}
                           </span>
                         ) : (

@@ -13,7 +13,7 @@ import type { UploadControl } from '../../../../shared/contract/reconcileChannel
 import { formatMinor } from '../../../../shared/amounts';
 import { UPLOAD_CONTROL_RULE, UPLOAD_FIGURES } from '../../../../shared/export/monthReportSheets';
 import { count, donationStatusWord, withCode } from '../../../../shared/i18n';
-import { STATUSES, STATUS_COLOUR, currencyLabel, time } from './statusLook';
+import { STATUSES, STATUS_COLOUR, currencyLabel, sentElsewhereNote, time } from './statusLook';
 
 type Summary = ChannelResponse<'donations.summary'>;
 type Money = { currencyCode: string; count: number; amount: number };
@@ -168,6 +168,7 @@ export function StatusTotals({ summary }: { summary: Summary }) {
                     {u.workspaceName}
                     <Typography variant="body2" color="text.secondary">
                       {time(u.createdAt)}
+                      {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
                     </Typography>
                   </TableCell>
                   {UPLOAD_FIGURES.map(({ key }) => (

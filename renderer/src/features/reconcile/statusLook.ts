@@ -45,3 +45,12 @@ export const shortTime = (iso: string | null): string =>
         minute: '2-digit',
       })
     : '—';
+
+/** Team mode: "sent by alice from LAPTOP-7", for an upload another computer of the team sent; else null. */
+export function sentElsewhereNote(upload: {
+  sentElsewhere?: { by: string; computer: string } | null;
+}): string | null {
+  const from = upload.sentElsewhere;
+  if (!from) return null;
+  return `sent by ${from.by}${from.computer ? ` from ${from.computer}` : ''}`;
+}

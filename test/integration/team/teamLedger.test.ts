@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import type { MonthReport } from '../../../shared/contract/reconcileChannels';
+import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import {
+  HEADERS,
+  MAPPING,
+  openDesk,
+  serviceFaults,
+  startSandbox,
+  type Desk,
+  type GiftRow,
+  type Sandbox,
+} from '../reconcile/harness';
+
+/*
+ * The shared ledger: alice sends the month from her laptop, dave reconciles on his. Two data folders,
+ * one team database, one service account (a custom environment at the emulator's addresses, as two
+ * real computers reach one service). Dave's computer never sent a thing, yet lists alice's donations,
+ * ties her uploads out, and prints the same month-end report as hers; what each sends one by one
+ * (a single donation, a correction) is counted on both.
+ */
+
+let s: Sandbox;
+let team: TeamCluster;
+let carol: PgTeamDatabase;
+let daveDir: string;
+let alice: Desk;
+let dave: Desk;
+let month: string;
+
+beforeAll(async () => {
+  [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
+  carol = new PgTeamDatabase({ url: team.urlOf('carol') });
+  // Sent at once: this test is about the ledger, not approvals.
+  await carol.setRule({ approval: 'never', thresholds: {} });
+  daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
+  alice = await openDesk(s, { custom: true, env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
+  dave = await openDesk(s, {
+    custom: true,
+    dataDir: daveDir,
+    env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await alice?.runtime.close();
+  await dave?.runtime.close();
+  await carol?.close();
+  await team?.stop();
+  await s?.close();
+  if (daveDir) await rm(daveDir, { recursive: true, force: true });
+});
+
+async function workspaceOf(desk: Desk, name: string, gifts: GiftRow[]): Promise<string> {
+  const meta = await desk.runtime.workspaces.create({
+    name,
+    source: {
+      fileName: `${name}.xlsx`,
+      format: 'xlsx',
+      sheet: 'Sheet1',
+      headerRow: 1,
+      headerRowCount: 1,
+      totalsRow: null,
+      skippedBlankRows: 0,
+      warnings: [],
+    },
+    headers: HEADERS,
+    rows: gifts.map((g, i) => ({
+      key: i + 1,
+      rowNumber: i + 2,
+      cells: [g.recipient, g.amount, g.currency, g.employee ?? `E${i + 1}`],
+    })),
+    mapping: MAPPING as Record<string, unknown>,
+  });
+  return meta.id;
+}
+
+/** Follows an intent until the service has said PROCESSED or ERROR and the ledger knows its rows. */
+async function driveToEnd(desk: Desk, intentId: string) {
+  for (let step = 0; step < 40; step++) {
+    const view = await desk.call('upload.refresh', { intentId });
+    if ((view.state === 'PROCESSED' || view.state === 'ERROR') && view.donations !== null) return view;
+    await s.emu.advance(60);
+  }
+  throw new Error('the intent did not end');
+}
+
+async function send(desk: Desk, name: string, gifts: GiftRow[]) {
+  const started = await desk.call('upload.start', { workspaceId: await workspaceOf(desk, name, gifts) });
+  const intentId = started.upload.intents.at(-1)?.intentId as string;
+  return { started, end: await driveToEnd(desk, intentId), intentId };
+}
+
+/** Moves the service's clock on and refreshes as the Refresh button does, on both computers. */
+async function settleBoth(): Promise<void> {
+  for (let round = 0; round < 60; round++) {
+    await s.emu.advance(600);
+    const [a, d] = [await alice.call('donations.refresh', {}), await dave.call('donations.refresh', {})];
+    const open = [...a.donations, ...d.donations].some(
+      (x) => x.state !== 'CLEARED' && x.state !== 'DECLINED',
+    );
+    if (!open) return;
+  }
+  throw new Error('donations did not settle');
+}
+
+const linesOf = (r: MonthReport) =>
+  r.lines.map((l) => ({ ...l })).sort((x, y) => x.currencyCode.localeCompare(y.currencyCode));
+
+describe('one ledger for the team', () => {
+  it('lists on dave’s computer the donations alice sent from hers, and ties her upload out there', async () => {
+    const { started, end } = await send(alice, 'November gifts', [
+      { recipient: s.good[0] as string, amount: '10.00', currency: 'USD' },
+      { recipient: s.good[1] as string, amount: '25.50', currency: 'USD' },
+      { recipient: s.unknownCause, amount: '12.34', currency: 'USD' },
+      { recipient: s.good[2] as string, amount: '100.00', currency: 'EUR' },
+    ]);
+    expect(end.state).toBe('PROCESSED');
+    month = started.upload.createdAt.slice(0, 7);
+
+    // Before: dave's computer knows nothing of it.
+    expect((await dave.call('donations.page', { offset: 0, limit: 50 })).total).toBe(0);
+    await settleBoth();
+
+    const page = await dave.call('donations.page', { offset: 0, limit: 50 });
+    expect(page.total).toBe(4);
+    expect(page.declinedOpen).toBe(1);
+    // Her rows stay on her computer: the donations are hers, with no workspace row here.
+    expect(page.donations.every((d) => d.row === null)).toBe(true);
+    const bulkId = page.donations[0]?.bulkId as string;
+    expect(page.bulkIds).toEqual([bulkId]);
+
+    const summary = await dave.call('donations.summary', {});
+    expect(summary.uploads).toHaveLength(1);
+    expect(summary.uploads[0]).toMatchObject({
+      uploadId: started.upload.uploadId,
+      workspaceName: 'November gifts',
+      sentElsewhere: { by: 'alice' },
+      reconciled: true,
+      notes: [],
+    });
+    const own = (await alice.call('donations.summary', {})).uploads[0];
+    expect(own?.sentElsewhere ?? null).toBeNull();
+    expect(summary.uploads[0]?.submitted).toEqual(own?.submitted);
+    expect(summary.uploads[0]?.declined).toEqual(own?.declined);
+  }, 180_000);
+
+  it('counts what each sends one by one on both computers: the month-end reports are the same', async () => {
+    // Dave replaces alice's declined donation with a correction of his own, one by one.
+    const declined = (await dave.call('donations.page', { offset: 0, limit: 50, status: 'DECLINED' }))
+      .donations[0]!;
+    const corrected = await dave.call('donations.correct', {
+      donationId: declined.id,
+      changes: { recipientId: s.good[3] as string },
+    });
+    // Alice sends a single donation from the form.
+    const single = await alice.call('donations.create', {
+      clientRef: randomUUID(),
+      form: {
+        fields: { recipientId: s.good[4] as string, amount: '5.00', currencyCode: 'USD' },
+        metadata: [],
+      },
+    });
+    await settleBoth();
+
+    // Each computer holds the other's donation sent one by one, and alice's declined one is closed
+    // there by dave's replacement.
+    const onAlice = await alice.call('donations.page', { offset: 0, limit: 50 });
+    const onDave = await dave.call('donations.page', { offset: 0, limit: 50 });
+    const ids = (p: typeof onAlice) => p.donations.map((d) => d.id).sort();
+    expect(ids(onAlice)).toEqual(ids(onDave));
+    expect(ids(onAlice)).toContain(corrected.replacement.id);
+    expect(ids(onAlice)).toContain(single.donation.id);
+    expect(onAlice.declinedOpen).toBe(0);
+    expect(onDave.declinedOpen).toBe(0);
+    const closed = onAlice.donations.find((d) => d.id === declined.id);
+    expect(closed?.resolution).toMatchObject({ kind: 'replaced', replacementId: corrected.replacement.id });
+
+    const [a, d] = [
+      await alice.call('donations.report', { month, refresh: false }),
+      await dave.call('donations.report', { month, refresh: false }),
+    ];
+    expect(a.reconciled).toBe(true);
+    expect(d.reconciled).toBe(true);
+    expect(linesOf(d)).toEqual(linesOf(a));
+    const usd = a.lines.find((l) => l.currencyCode === 'USD');
+    expect(usd?.submitted).toEqual({ count: 3, amount: 1000 + 2550 + 1234 });
+    expect(usd?.sentOneByOne).toEqual({ count: 2, amount: 1234 + 500 });
+  }, 180_000);
+
+  it('ties out a colleague’s upload that stopped part-way with what the service took of it', async () => {
+    await serviceFaults(s, { partialExtractionFailure: { afterDonations: 2 } });
+    let stopped;
+    try {
+      stopped = await send(alice, 'December gifts', [
+        { recipient: s.good[0] as string, amount: '30.00', currency: 'USD' },
+        { recipient: s.good[1] as string, amount: '100.00', currency: 'EUR' },
+        { recipient: s.good[2] as string, amount: '7.25', currency: 'USD' },
+      ]);
+    } finally {
+      await serviceFaults(s, { partialExtractionFailure: null });
+    }
+    expect(stopped.end.state).toBe('ERROR');
+    expect(stopped.end.donations).toBe(2);
+    await settleBoth();
+
+    const mine = (await alice.call('donations.summary', {})).uploads.find(
+      (u) => u.uploadId === stopped.started.upload.uploadId,
+    );
+    const theirs = (await dave.call('donations.summary', {})).uploads.find(
+      (u) => u.uploadId === stopped.started.upload.uploadId,
+    );
+    expect(mine).toMatchObject({ reconciled: true, notes: [] });
+    // Dave has no copy of her file: what it took comes from the team's ledger, as her computer worked it out.
+    expect(theirs).toMatchObject({ reconciled: true, notes: [], sentElsewhere: { by: 'alice' } });
+    expect(theirs?.submitted).toEqual(mine?.submitted);
+    const [a, d] = [
+      await alice.call('donations.report', { month, refresh: false }),
+      await dave.call('donations.report', { month, refresh: false }),
+    ];
+    expect(linesOf(d)).toEqual(linesOf(a));
+    expect(d.reconciled).toBe(true);
+  }, 180_000);
+
+  it('writes the shared ledger only through the desk’s functions, as the login that sent the upload', async () => {
+    const [bulk] = await carol.teamBulks(
+      (await team.query<{ k: string }>('SELECT environment_key AS k FROM desk.sent_bulk LIMIT 1')).rows[0]!.k,
+    );
+    expect(bulk?.sentBy).toBe('alice');
+    // Dave may not rewrite alice's record (the function refuses), nor write the table at all.
+    const daveDb = new PgTeamDatabase({ url: team.urlOf('dave') });
+    try {
+      await expect(daveDb.publishBulk({ ...bulk!, state: 'ERROR', takenTotals: [] })).rejects.toThrow(
+        /Only alice, who sent upload/,
+      );
+    } finally {
+      await daveDb.close();
+    }
+    const raw = await team.connect('dave');
+    try {
+      await expect(raw.query("UPDATE desk.sent_bulk SET state = 'ERROR'")).rejects.toThrow(
+        /permission denied/,
+      );
+      await expect(raw.query('DELETE FROM desk.sent_one')).rejects.toThrow(/permission denied/);
+    } finally {
+      await raw.end();
+    }
+  }, 60_000);
+});
