@@ -60,7 +60,13 @@ export const resolutionSchema = z.discriminatedUnion('kind', [
     /** Team mode: the colleague whose correction replaced it, from another computer. */
     by: z.string().optional(),
   }),
-  z.object({ kind: z.literal('dismissed'), at: z.string(), reason: z.string() }),
+  z.object({
+    kind: z.literal('dismissed'),
+    at: z.string(),
+    reason: z.string(),
+    /** Team mode: the colleague who dismissed it, from another computer. */
+    by: z.string().optional(),
+  }),
 ]);
 export type Resolution = z.infer<typeof resolutionSchema>;
 

@@ -30,7 +30,7 @@ import type { CannotReceive } from '../../../shared/contract/searchChannels';
 import { readLedgerSummaryView, readLedgerView, type LedgerSummaryView, type LedgerView } from './ledgerView';
 import { RowMatcher } from './rowMatcher';
 import { donationView, uploadControls } from './views';
-import type { TeamBulk, TeamDatabase } from '../team/teamTypes';
+import type { TeamBulk, TeamDatabase, TeamDismissal } from '../team/teamTypes';
 import { bulkToPublish, publishedAlready } from '../team/teamLedger';
 import { withTeamBulks } from './teamBulks';
 import { environmentKeyOf } from '../team/teamUploads';
@@ -410,6 +410,32 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   };
 
   /**
+   * Team mode: a dismissal is the team's (a colleague must not then correct the donation and pay the
+   * gift the team closed), so it needs the team database: refused while someone corrects or has
+   * replaced it, and while the server cannot be reached. Null alone.
+   */
+  const dismissForTeam = async (
+    donationId: string,
+    reason: string,
+  ): Promise<(TeamDismissal & { me: string }) | null> => {
+    const team = teamNow();
+    if (!team) return null;
+    try {
+      const done = await team.dismiss(await teamKey(), donationId, reason);
+      return { ...done, me: (await team.who()).login };
+    } catch (e) {
+      if (e instanceof DeskFailure && e.code === 'TEAM_REFUSED') {
+        throw new DeskFailure('CORRECTION_ELSEWHERE', e.message, { donationId });
+      }
+      throw new DeskFailure(
+        'TEAM_UNREACHABLE',
+        `Dismissing is shared with the team, and the team database could not be reached (${e instanceof Error ? e.message : String(e)}); nothing was dismissed. Try again when it answers.`,
+        { donationId },
+      );
+    }
+  };
+
+  /**
    * Team mode: a declined donation a colleague replaced from another computer is closed here too, by
    * their replacement (which this computer's listings may never bring back: it is in no bulk of
    * ours), so this computer's open count and month-end report agree with the team. Best effort.
@@ -433,6 +459,20 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     for (const [id, holder] of holders) {
       if (holder.state !== 'done' || !holder.replacementId) continue;
       store.resolve(id, { kind: 'replaced', at, replacementId: holder.replacementId, by: holder.by });
+      closed++;
+    }
+    // Dismissed by a colleague: closed here too, with their reason.
+    let dismissals;
+    try {
+      dismissals = await team.dismissals(
+        await teamKey(),
+        open.map((d) => d.resource.id).filter((id) => !holders.has(id)),
+      );
+    } catch {
+      dismissals = new Map<string, TeamDismissal>();
+    }
+    for (const [id, d] of dismissals) {
+      store.resolve(id, { kind: 'dismissed', at: d.at, reason: d.reason, by: d.by });
       closed++;
     }
     if (closed > 0) await store.save();
@@ -872,10 +912,13 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
           );
         }
         await refuseIfCorrectedElsewhere(donationId);
+        const shared = await dismissForTeam(donationId, reason);
         const dismissed = store.resolve(donationId, {
           kind: 'dismissed',
-          at: new Date(now()).toISOString(),
-          reason,
+          at: shared?.at ?? new Date(now()).toISOString(),
+          reason: shared?.reason ?? reason,
+          // Dismissed first by a colleague: theirs stands, and says who.
+          ...(shared && shared.by !== shared.me ? { by: shared.by } : {}),
         });
         await store.save();
         return donationView(dismissed, new Map());

@@ -17,6 +17,7 @@ import type {
   NewTeamUpload,
   SentElsewhere,
   TeamBulk,
+  TeamDismissal,
   TeamOneByOne,
   TeamAudit,
   TeamDatabase,
@@ -39,6 +40,22 @@ export interface PgTeamDatabaseOptions {
   /** The longest a statement may run (default 15 s). */
   statementTimeoutMs?: number;
 }
+
+interface DismissalRow {
+  donation_id: string;
+  reason: string;
+  dismissed_by: string;
+  computer: string;
+  dismissed_at: Date;
+}
+
+const toDismissal = (r: DismissalRow): TeamDismissal => ({
+  donationId: r.donation_id,
+  reason: r.reason,
+  by: r.dismissed_by,
+  computer: r.computer,
+  at: r.dismissed_at.toISOString(),
+});
 
 interface SentBulkRow {
   environment_key: string;
@@ -625,6 +642,28 @@ export class PgTeamDatabase implements TeamDatabase {
       sentBy: r.sent_by,
       computer: r.computer,
     }));
+  }
+
+  async dismiss(environmentKey: string, donationId: string, reason: string): Promise<TeamDismissal> {
+    const rows = await this.query<DismissalRow>('SELECT * FROM desk.dismiss($1, $2, $3, $4)', [
+      environmentKey,
+      donationId,
+      reason,
+      this.computer,
+    ]);
+    return toDismissal(rows[0] as DismissalRow);
+  }
+
+  async dismissals(
+    environmentKey: string,
+    donationIds: readonly string[],
+  ): Promise<Map<string, TeamDismissal>> {
+    if (donationIds.length === 0) return new Map();
+    const rows = await this.query<DismissalRow>(
+      'SELECT * FROM desk.dismissal WHERE environment_key = $1 AND donation_id = ANY ($2::text[])',
+      [environmentKey, [...donationIds]],
+    );
+    return new Map(rows.map((r) => [r.donation_id, toDismissal(r)]));
   }
 
   private async pushAudit(

@@ -800,10 +800,76 @@ END
 $$`,
   ...insertOnly('sent_one'),
 
-  'REVOKE ALL ON desk.sent_bulk, desk.sent_one FROM PUBLIC',
+  // ── Dismissals of declined donations: closed for the whole team, never corrected afterwards ──
+  `CREATE TABLE desk.dismissal (
+  environment_key text NOT NULL,
+  donation_id text NOT NULL CHECK (length(donation_id) BETWEEN 1 AND 200),
+  reason text NOT NULL CHECK (length(btrim(reason)) > 0),
+  dismissed_by text NOT NULL DEFAULT session_user,
+  computer text NOT NULL DEFAULT '',
+  dismissed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (environment_key, donation_id)
+)`,
+  ...insertOnly('dismissal'),
+  // Under the same lock as claim_correction, so a dismissal and a claim cannot both go through.
+  `CREATE FUNCTION desk.dismiss(p_environment_key text, p_donation_id text, p_reason text, p_computer text DEFAULT '')
+  RETURNS desk.dismissal ${SAFE} AS $$
+DECLARE
+  c desk.correction;
+  d desk.dismissal;
+  v_reason text := nullif(btrim(coalesce(p_reason, '')), '');
+BEGIN
+  IF NOT pg_has_role(session_user, 'desk_preparer', 'MEMBER') THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD002', MESSAGE = 'Only a person with the preparer role may dismiss declined donations.';
+  END IF;
+  IF v_reason IS NULL THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD006', MESSAGE = 'Say why the declined donation is dismissed: a reason is required.';
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended('desk.correction ' || p_environment_key || ' ' || p_donation_id, 0));
+  SELECT * INTO d FROM desk.dismissal WHERE environment_key = p_environment_key AND donation_id = p_donation_id;
+  IF FOUND THEN
+    RETURN d;
+  END IF;
+  SELECT * INTO c FROM desk.correction WHERE environment_key = p_environment_key AND donation_id = p_donation_id;
+  IF FOUND AND c.state = 'done' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD010',
+      MESSAGE = format('This donation was already replaced by %s (replacement %s): it cannot be dismissed.', c.claimed_by, c.replacement_id);
+  END IF;
+  IF FOUND AND c.state = 'in-progress' THEN
+    RAISE EXCEPTION USING ERRCODE = 'DD010',
+      MESSAGE = format('%s is correcting this donation (since %s UTC): it cannot be dismissed while that correction stands.',
+        c.claimed_by, to_char(c.claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI'));
+  END IF;
+  INSERT INTO desk.dismissal (environment_key, donation_id, reason, computer)
+  VALUES (p_environment_key, p_donation_id, v_reason, coalesce(p_computer, '')) RETURNING * INTO d;
+  RETURN d;
+END
+$$`,
+  // A dismissed donation is closed for the team: no claim to correct it goes through afterwards.
+  `CREATE FUNCTION desk.correction_not_dismissed() RETURNS trigger ${SAFE} AS $$
+DECLARE
+  d desk.dismissal;
+BEGIN
+  IF NEW.state = 'in-progress' THEN
+    SELECT * INTO d FROM desk.dismissal WHERE environment_key = NEW.environment_key AND donation_id = NEW.donation_id;
+    IF FOUND THEN
+      RAISE EXCEPTION USING ERRCODE = 'DD010',
+        MESSAGE = format('This donation was dismissed by %s on %s (%s): a correction would pay a gift the team closed.',
+          d.dismissed_by, to_char(d.dismissed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), d.reason);
+    END IF;
+  END IF;
+  RETURN NEW;
+END
+$$`,
+  `CREATE TRIGGER correction_not_dismissed BEFORE INSERT OR UPDATE ON desk.correction
+  FOR EACH ROW EXECUTE FUNCTION desk.correction_not_dismissed()`,
+
+  'REVOKE ALL ON desk.sent_bulk, desk.sent_one, desk.dismissal FROM PUBLIC',
   'REVOKE ALL ON FUNCTION desk.publish_bulk(text, text, text, integer, timestamptz, jsonb, text, jsonb, text) FROM PUBLIC',
   'REVOKE ALL ON FUNCTION desk.publish_one(text, text, text, timestamptz, text) FROM PUBLIC',
-  'GRANT SELECT ON desk.sent_bulk, desk.sent_one TO desk_preparer',
+  'GRANT SELECT ON desk.sent_bulk, desk.sent_one, desk.dismissal TO desk_preparer',
+  'REVOKE ALL ON FUNCTION desk.dismiss(text, text, text, text) FROM PUBLIC',
+  'GRANT EXECUTE ON FUNCTION desk.dismiss(text, text, text, text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.publish_bulk(text, text, text, integer, timestamptz, jsonb, text, jsonb, text) TO desk_preparer',
   'GRANT EXECUTE ON FUNCTION desk.publish_one(text, text, text, timestamptz, text) TO desk_preparer',
 ];
@@ -817,7 +883,8 @@ export const teamMigrations: TeamMigration[] = [
   },
   {
     version: 2,
-    summary: 'the shared ledger: bulks and donations sent one by one, for Reconcile on every computer',
+    summary:
+      'the shared ledger: bulks and donations sent one by one, and dismissals, for Reconcile on every computer',
     statements: version2,
   },
 ];

@@ -136,6 +136,15 @@ export interface TeamOneByOne {
   computer: string;
 }
 
+/** A declined donation dismissed for the whole team (it is never corrected afterwards). */
+export interface TeamDismissal {
+  donationId: string;
+  reason: string;
+  by: string;
+  computer: string;
+  at: string;
+}
+
 export type CorrectionWay = { how: 'single' } | { how: 'upload'; uploadId: string };
 
 export interface TeamAudit {
@@ -240,6 +249,13 @@ export interface TeamDatabase {
   ): Promise<void>;
   /** Every donation the team sent one by one at this service, oldest first. */
   sentOneByOne(environmentKey: string): Promise<TeamOneByOne[]>;
+  /**
+   * Dismisses a declined donation for the team; refused (TEAM_REFUSED, DD010) while someone is
+   * correcting it or has replaced it. Dismissing one already dismissed answers the first dismissal.
+   */
+  dismiss(environmentKey: string, donationId: string, reason: string): Promise<TeamDismissal>;
+  /** Dismissals among these declined donations, by donation id. */
+  dismissals(environmentKey: string, donationIds: readonly string[]): Promise<Map<string, TeamDismissal>>;
   readonly audit: TeamAudit;
   close(): Promise<void>;
 }

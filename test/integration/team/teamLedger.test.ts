@@ -227,6 +227,59 @@ describe('one ledger for the team', () => {
     expect(d.reconciled).toBe(true);
   }, 180_000);
 
+  it('closes a dismissal for the team: dave sees it dismissed by alice and may not correct it', async () => {
+    const { end } = await send(alice, 'Late gifts', [
+      { recipient: s.unknownCause, amount: '40.00', currency: 'USD' },
+      { recipient: s.unknownCause, amount: '41.00', currency: 'USD' },
+    ]);
+    expect(end.state).toBe('PROCESSED');
+    await settleBoth();
+    const open = (
+      await alice.call('donations.page', { offset: 0, limit: 50, status: 'DECLINED' })
+    ).donations.filter((d) => d.resolution === null);
+    expect(open).toHaveLength(2);
+    const [first, second] = open;
+    await alice.call('donations.dismiss', { donationId: first!.id, reason: 'Paid by cheque' });
+
+    // Before dave's refresh his computer still shows it open, but the team database refuses his correction.
+    const refused = await dave
+      .call('donations.correct', { donationId: first!.id, changes: { recipientId: s.good[0] as string } })
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(refused?.message).toMatch(/dismissed by alice on \d{4}-\d{2}-\d{2} \(Paid by cheque\)/);
+
+    // Dave corrects the other one; alice may then not dismiss it.
+    await dave.call('donations.correct', {
+      donationId: second!.id,
+      changes: { recipientId: s.good[1] as string },
+    });
+    const notDismissed = await alice
+      .call('donations.dismiss', { donationId: second!.id, reason: 'Duplicate' })
+      .then(
+        () => null,
+        (e: Error & { code?: string }) => e,
+      );
+    expect(notDismissed?.code).toBe('CORRECTION_ELSEWHERE');
+
+    await settleBoth();
+    const onDave = (await dave.call('donations.page', { offset: 0, limit: 100, status: 'DECLINED' }))
+      .donations;
+    expect(onDave.find((d) => d.id === first!.id)?.resolution).toMatchObject({
+      kind: 'dismissed',
+      reason: 'Paid by cheque',
+      by: 'alice',
+    });
+    const [a, d] = [
+      await alice.call('donations.report', { month, refresh: false }),
+      await dave.call('donations.report', { month, refresh: false }),
+    ];
+    expect(linesOf(d)).toEqual(linesOf(a));
+    expect(a.reconciled && d.reconciled).toBe(true);
+    expect(a.lines.find((l) => l.currencyCode === 'USD')?.declinedOpen.count).toBe(0);
+  }, 180_000);
+
   it('writes the shared ledger only through the desk’s functions, as the login that sent the upload', async () => {
     const [bulk] = await carol.teamBulks(
       (await team.query<{ k: string }>('SELECT environment_key AS k FROM desk.sent_bulk LIMIT 1')).rows[0]!.k,
@@ -247,6 +300,17 @@ describe('one ledger for the team', () => {
         /permission denied/,
       );
       await expect(raw.query('DELETE FROM desk.sent_one')).rejects.toThrow(/permission denied/);
+      await expect(raw.query('DELETE FROM desk.dismissal')).rejects.toThrow(/permission denied/);
+      await expect(
+        raw.query("INSERT INTO desk.dismissal (environment_key, donation_id, reason) VALUES ('k', 'd', 'x')"),
+      ).rejects.toThrow(/permission denied/);
+      // A dismissed donation cannot be claimed for a correction, even by calling the function directly.
+      const { rows } = await raw.query<{ k: string; id: string }>(
+        "SELECT environment_key AS k, donation_id AS id FROM desk.dismissal WHERE dismissed_by = 'alice' LIMIT 1",
+      );
+      await expect(
+        raw.query("SELECT * FROM desk.claim_correction($1, $2, 'single')", [rows[0]!.k, rows[0]!.id]),
+      ).rejects.toMatchObject({ code: 'DD010' });
     } finally {
       await raw.end();
     }

@@ -355,7 +355,9 @@ export function DeclinedPanel({
                       ? d.resolution.by
                         ? `Replaced by ${d.resolution.by}: ${d.resolution.replacementId}`
                         : `Replaced by ${d.resolution.replacementId}`
-                      : `Dismissed: ${d.resolution.reason}`}
+                      : d.resolution.by
+                        ? `Dismissed by ${d.resolution.by}: ${d.resolution.reason}`
+                        : `Dismissed: ${d.resolution.reason}`}
                   </Typography>
                 ) : d.inUpload ? (
                   <Typography color="text.secondary" data-testid="resolution">
