@@ -72,6 +72,13 @@ export const teamStatusSchema = z.discriminatedUnion('mode', [
         thresholds: z.record(z.string(), z.number().int().nonnegative()),
       })
       .nullable(),
+    /** Whether the server is on this computer (loopback or a socket): plaintext there crosses no network. */
+    local: z.boolean(),
+    /**
+     * Whether this computer's connection is encrypted, as the server reports it (pg_stat_ssl), and
+     * with which protocol (TLSv1.3); null when it could not be asked (unreachable).
+     */
+    encryption: z.object({ encrypted: z.boolean(), protocol: z.string().nullable() }).nullable(),
   }),
 ]);
 export type TeamStatus = z.infer<typeof teamStatusSchema>;
