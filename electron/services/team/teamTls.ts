@@ -185,7 +185,9 @@ export async function readEncryption(address: string, timeoutMs = 5_000): Promis
       'SELECT ssl, version FROM pg_catalog.pg_stat_ssl WHERE pid = pg_catalog.pg_backend_pid()',
     );
     const row = rows[0];
-    return row?.ssl ? { encrypted: true, protocol: row.version ?? null } : { encrypted: false, protocol: null };
+    return row?.ssl
+      ? { encrypted: true, protocol: row.version ?? null }
+      : { encrypted: false, protocol: null };
   } finally {
     await client.end().catch(() => undefined);
   }

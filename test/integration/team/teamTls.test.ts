@@ -72,7 +72,9 @@ describe('verified TLS', () => {
     });
     expect(JSON.stringify(status)).not.toContain('alice-password');
 
-    const tried = teamChannels['team.test'].response.parse(await connection('postgres://x@nowhere/x').test(url));
+    const tried = teamChannels['team.test'].response.parse(
+      await connection('postgres://x@nowhere/x').test(url),
+    );
     expect(tried.ok).toBe(true);
     expect(tried.message).toContain('as alice (desk_preparer), encrypted (TLSv1.3).');
   });
@@ -117,7 +119,9 @@ describe('what is refused, in plain words', () => {
   it('checks the certificate for sslmode=require too (pg 8.23 reads it as verify-full; so does Donation Desk)', async () => {
     const required = await statusOf(`${plainAlice()}?sslmode=require`);
     expect(problemOf(required)).toMatch(/not signed by a certificate authority this computer trusts/);
-    const withCa = await statusOf(`${plainAlice()}?sslmode=require&sslrootcert=${encodeURIComponent(tls.caFile)}`);
+    const withCa = await statusOf(
+      `${plainAlice()}?sslmode=require&sslrootcert=${encodeURIComponent(tls.caFile)}`,
+    );
     expect(withCa).toMatchObject({ reachable: true, encryption: { encrypted: true } });
   });
 
