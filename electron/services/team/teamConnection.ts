@@ -5,9 +5,9 @@ import { formatMinor } from '../../../shared/amounts/formatMinor';
 import { DeskFailure } from '../../../shared/result';
 import { describeServer } from './teamErrors';
 import { PgTeamDatabase, type PgTeamDatabaseOptions } from './teamDatabase';
+import { encryptionInWords } from '../../../shared/team/encryptionWords';
 import {
   checkRootCert,
-  encryptionInWords,
   isLocalServer,
   readEncryption,
   teamTlsPlan,

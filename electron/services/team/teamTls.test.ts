@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { teamAddressSchema } from '../../../shared/contract/teamChannels';
 import { DeskFailure } from '../../../shared/result';
 import { teamFailure } from './teamErrors';
-import { encryptionInWords, isLocalServer, teamTlsPlan } from './teamTls';
+import { encryptionInWords } from '../../../shared/team/encryptionWords';
+import { isLocalServer, teamTlsPlan } from './teamTls';
 
 /* What the sslmode and sslrootcert people type mean here, and the one address the driver is then given. */
 
@@ -98,5 +100,26 @@ describe('teamFailure for certificates out of date', () => {
     expect(failure.message).toBe(
       "The team database's certificate (db.example.com:5432/desk) has expired: ask your admin to renew it, and check this computer's date and time.",
     );
+  });
+});
+
+describe('the address Settings and Test take (zod, before main sees it)', () => {
+  it('refuses an sslmode it does not know, no-verify, and a CA file that is no full path', () => {
+    const ok = (address: string) => teamAddressSchema.safeParse(address).success;
+    const why = (address: string) => teamAddressSchema.safeParse(address).error?.issues[0]?.message;
+    expect(ok('postgres://alice@db.example.com/desk?sslmode=verify-full&sslrootcert=/etc/team/ca.crt')).toBe(
+      true,
+    );
+    expect(ok('postgres://alice@db.example.com/desk?sslmode=verify-ca&sslrootcert=C:\\Team\\ca.crt')).toBe(
+      true,
+    );
+    expect(ok('postgres://alice@db.example.com/desk?sslmode=require&sslrootcert=system')).toBe(true);
+    expect(why('postgres://alice@db.example.com/desk?sslmode=yes')).toMatch(
+      /sslmode=yes is not one Donation Desk knows/,
+    );
+    expect(why('postgres://alice@db.example.com/desk?sslmode=no-verify')).toMatch(
+      /no-verify is not accepted/,
+    );
+    expect(why('postgres://alice@db.example.com/desk?sslrootcert=ca.crt')).toMatch(/must be a full path/);
   });
 });

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import pg from 'pg';
+import { sslModeProblem } from '../../../shared/contract/teamChannels';
 import { DeskFailure } from '../../../shared/result';
+import type { TeamEncryptionSeen } from '../../../shared/team/encryptionWords';
 
 /*
  * TLS to the team database, as people who know psql write it: sslmode and sslrootcert in the
@@ -23,9 +25,6 @@ import { DeskFailure } from '../../../shared/result';
  * The driver is then handed one unambiguous address: sslmode=disable, sslmode=verify-full, or
  * verify-ca in libpq's own sense, so that PGSSLMODE in the process's environment cannot change it.
  */
-
-export const TEAM_SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
-export type TeamSslMode = (typeof TEAM_SSL_MODES)[number];
 
 /** How the connection is asked to be made. */
 export type TeamTlsAsked = 'plaintext' | 'verify-full' | 'verify-ca';
@@ -51,15 +50,9 @@ function asked(mode: string | null, rootCert: string | null, ssl: string | null)
   }
   if (mode === 'disable') return 'plaintext';
   if (mode === 'verify-ca') return 'verify-ca';
-  if ((TEAM_SSL_MODES as readonly string[]).includes(mode)) return 'verify-full';
-  if (mode === 'no-verify') {
-    throw badTls(
-      'sslmode=no-verify is not accepted: it would encrypt without checking who answers. Use sslmode=verify-full with the team’s CA file as sslrootcert=… (ask your admin for it).',
-    );
-  }
-  throw badTls(
-    `sslmode=${mode} is not one Donation Desk knows: use sslmode=verify-full (or require, verify-ca, disable).`,
-  );
+  const problem = sslModeProblem(mode);
+  if (problem) throw badTls(problem);
+  return 'verify-full';
 }
 
 /** ~/ at the start of a path is the home folder, as in a shell. */
@@ -161,11 +154,7 @@ export function isLocalServer(url: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host) || host.startsWith('/') || host === '';
 }
 
-export interface TeamEncryption {
-  encrypted: boolean;
-  /** TLSv1.3, TLSv1.2, …; null when not encrypted. */
-  protocol: string | null;
-}
+export type TeamEncryption = TeamEncryptionSeen;
 
 /**
  * What the server says of a connection made as the app's are (pg_stat_ssl): one short connection,
@@ -191,13 +180,4 @@ export async function readEncryption(address: string, timeoutMs = 5_000): Promis
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-/** The encryption as a few words for messages: "encrypted (TLSv1.3)", "not encrypted". */
-export function encryptionInWords(encryption: TeamEncryption | null, local: boolean): string {
-  if (!encryption) return 'encryption not known';
-  if (encryption.encrypted) return `encrypted${encryption.protocol ? ` (${encryption.protocol})` : ''}`;
-  return local
-    ? 'not encrypted (the server is on this computer)'
-    : 'not encrypted: anyone on the network between here and the server could read what is sent; ask your admin for TLS and add ?sslmode=verify-full&sslrootcert=… to the address';
 }
