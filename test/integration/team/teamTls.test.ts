@@ -194,5 +194,13 @@ describe('the command line over TLS', () => {
     expect(refused.code).toBe(3);
     expect(refused.err).toMatch(/not signed by a certificate authority this computer trusts/);
     expect(refused.err).not.toContain('bob-password');
+
+    const missingCa = await runCliInProcess(emu, dir, ['approvals', '--json'], {
+      DONATION_DESK_DATABASE_URL: `${bob}?sslmode=verify-full&sslrootcert=${encodeURIComponent(join(work, 'gone.crt'))}`,
+    });
+    expect(missingCa.code).toBe(2);
+    expect(missingCa.err).toMatch(
+      /The CA file given as sslrootcert \(.*gone\.crt\) cannot be used: there is no such file/,
+    );
   });
 });
