@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import '../../../electron/cli/commands/approvals';
+import '../../../electron/cli/commands/db';
 import { TeamConnection } from '../../../electron/services/team/teamConnection';
 import { teamChannels, teamStatusSchema, type TeamStatus } from '../../../shared/contract/teamChannels';
 import { startPgCluster, type PgCluster, type PgClusterTls } from '../../support/pgCluster';
@@ -202,5 +203,33 @@ describe('the command line over TLS', () => {
     expect(missingCa.err).toMatch(
       /The CA file given as sslrootcert \(.*gone\.crt\) cannot be used: there is no such file/,
     );
+  });
+
+  it('sets up the team database over TLS with db init-team, the parameters meaning the same', async () => {
+    const dir = await mkdtemp(join(work, 'init-'));
+    const admin = team.plainUrl();
+    const again = await runCliInProcess(emu, dir, [
+      'db',
+      'init-team',
+      '--url',
+      `${admin}?sslmode=require&sslrootcert=${encodeURIComponent(tls.caFile)}`,
+    ]);
+    expect(again.err).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/is already set up, schema version \d+/);
+
+    const untrusted = await runCliInProcess(emu, dir, [
+      'db',
+      'init-team',
+      '--url',
+      `${admin}?sslmode=require`,
+    ]);
+    expect(untrusted.code).toBe(3);
+    expect(untrusted.err).toMatch(/not signed by a certificate authority this computer trusts/);
+    expect(untrusted.err).not.toContain('cluster-admin-password');
+
+    const plaintext = await runCliInProcess(emu, dir, ['db', 'init-team', '--url', admin]);
+    expect(plaintext.code).toBe(3);
+    expect(plaintext.err).toMatch(/accepts encrypted connections only/);
   });
 });
