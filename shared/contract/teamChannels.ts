@@ -12,9 +12,41 @@ const currencyTotalSchema = z.object({
   count: z.number().int().nonnegative(),
 });
 
+/** The sslmode values an address may carry (what each means here: electron/services/team/teamTls.ts). */
+export const TEAM_SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+
+/** What is wrong with an sslmode value, in plain words; null when it is one of TEAM_SSL_MODES. */
+export function sslModeProblem(mode: string): string | null {
+  if ((TEAM_SSL_MODES as readonly string[]).includes(mode)) return null;
+  if (mode === 'no-verify') {
+    return 'sslmode=no-verify is not accepted: it would encrypt without checking who answers. Use sslmode=verify-full with the team’s CA file as sslrootcert=… (ask your admin for it).';
+  }
+  return `sslmode=${mode} is not one Donation Desk knows: use sslmode=verify-full (or require, verify-ca, disable).`;
+}
+
+/** What is wrong with an address's sslmode or sslrootcert, in plain words; null when nothing is. */
+export function tlsParameterProblem(address: string): string | null {
+  let params: URLSearchParams;
+  try {
+    params = new URL(address.trim()).searchParams;
+  } catch {
+    return null;
+  }
+  const mode = params.get('sslmode')?.trim().toLowerCase();
+  const modeProblem = mode ? sslModeProblem(mode) : null;
+  if (modeProblem) return modeProblem;
+  const rootCert = params.get('sslrootcert')?.trim();
+  // A full path on any system: /…, ~/…, C:\… or C:/…, \\server\share\….
+  if (rootCert && rootCert.toLowerCase() !== 'system' && !/^(\/|~\/|[A-Za-z]:[\\/]|\\\\)/.test(rootCert)) {
+    return `The CA file given as sslrootcert (${rootCert}) must be a full path, such as /home/you/team-ca.crt.`;
+  }
+  return null;
+}
+
 /**
- * A PostgreSQL address as a person types it: postgres://login@host:5432/database. A password typed
- * into it is taken out by main and kept like a client secret; it is never sent back.
+ * A PostgreSQL address as a person types it: postgres://login@host:5432/database, with
+ * ?sslmode=verify-full&sslrootcert=/path/to/team-ca.crt for TLS. A password typed into it is taken
+ * out by main and kept like a client secret; it is never sent back.
  */
 export const teamAddressSchema = z
   .string()
@@ -24,7 +56,11 @@ export const teamAddressSchema = z
   .regex(
     /^postgres(ql)?:\/\//i,
     'Enter an address starting with postgres://, such as postgres://alice@db.example.com:5432/desk',
-  );
+  )
+  .superRefine((address, ctx) => {
+    const problem = tlsParameterProblem(address);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** What the renderer may see of the team database setting: never the password. */
 export const teamDatabaseSettingsSchema = z.object({
@@ -72,6 +108,13 @@ export const teamStatusSchema = z.discriminatedUnion('mode', [
         thresholds: z.record(z.string(), z.number().int().nonnegative()),
       })
       .nullable(),
+    /** Whether the server is on this computer (loopback or a socket): plaintext there crosses no network. */
+    local: z.boolean(),
+    /**
+     * Whether this computer's connection is encrypted, as the server reports it (pg_stat_ssl), and
+     * with which protocol (TLSv1.3); null when it could not be asked (unreachable).
+     */
+    encryption: z.object({ encrypted: z.boolean(), protocol: z.string().nullable() }).nullable(),
   }),
 ]);
 export type TeamStatus = z.infer<typeof teamStatusSchema>;

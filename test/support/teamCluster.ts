@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
-import { startPgCluster, type PgCluster } from './pgCluster';
+import { startPgCluster, type PgCluster, type PgClusterOptions } from './pgCluster';
 
 /*
  * A throwaway cluster with the team schema set up (as `db init-team` does) and a login per part:
@@ -18,14 +18,14 @@ export const TEAM_LOGINS = {
 export type TeamLogin = keyof typeof TEAM_LOGINS;
 
 export interface TeamCluster extends PgCluster {
-  /** postgres://<login>:<login>-password@127.0.0.1:port/desk */
+  /** postgres://<login>:<login>-password@127.0.0.1:port/desk (with the TLS parameters on a TLS cluster) */
   urlOf(login: TeamLogin): string;
   /** A connected client as `login`; closed by stop() if still open. */
   connect(login: TeamLogin): Promise<pg.Client>;
 }
 
-export async function startTeamCluster(): Promise<TeamCluster> {
-  const cluster = await startPgCluster();
+export async function startTeamCluster(options: PgClusterOptions = {}): Promise<TeamCluster> {
+  const cluster = await startPgCluster(options);
   const open = new Set<pg.Client>();
   try {
     const admin = new pg.Client({ connectionString: cluster.adminUrl });

@@ -3,6 +3,7 @@ import { DeskFailure } from '../../../shared/result';
 import { DATABASE_URL_VARIABLE } from '../../services/team/teamConnection';
 import { describeServer, passwordOf, teamFailure } from '../../services/team/teamErrors';
 import { initTeamDatabase } from '../../services/team/teamInit';
+import { checkRootCert, teamTlsPlan } from '../../services/team/teamTls';
 import { EXIT, commandArgs, type CliContext } from '../main';
 
 /** `donation-desk db init-team`: sets up (or brings up to date) the team database and prints its SQL. */
@@ -24,13 +25,18 @@ export async function initTeam(ctx: CliContext): Promise<number> {
     );
   }
   let server: string;
+  let address: string;
   try {
     server = describeServer(url);
+    // sslmode and sslrootcert mean here what they mean for the app (teamTls.ts).
+    const plan = teamTlsPlan(url, ctx.io.env);
+    if (plan.rootCert) checkRootCert(plan.rootCert);
+    address = plan.address;
   } catch (e) {
     return fail(e as DeskFailure, EXIT.usage);
   }
   const client = new pg.Client({
-    connectionString: url,
+    connectionString: address,
     connectionTimeoutMillis: 10_000,
     application_name: 'Donation Desk',
   });

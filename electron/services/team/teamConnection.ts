@@ -5,6 +5,15 @@ import { formatMinor } from '../../../shared/amounts/formatMinor';
 import { DeskFailure } from '../../../shared/result';
 import { describeServer } from './teamErrors';
 import { PgTeamDatabase, type PgTeamDatabaseOptions } from './teamDatabase';
+import { encryptionInWords } from '../../../shared/team/encryptionWords';
+import {
+  checkRootCert,
+  isLocalServer,
+  readEncryption,
+  teamTlsPlan,
+  type TeamEncryption,
+  type TeamTlsPlan,
+} from './teamTls';
 import type { TeamDatabase, TeamRule } from './teamTypes';
 
 export const DATABASE_URL_VARIABLE = 'DONATION_DESK_DATABASE_URL';
@@ -27,6 +36,14 @@ interface Resolved {
   source: 'environment' | 'settings';
 }
 
+interface Open {
+  /** The address given to the driver (TLS parameters resolved, see teamTls.ts). */
+  address: string;
+  db: PgTeamDatabase;
+  /** What the server said of the encryption, asked once per database opened. */
+  encryption: Promise<TeamEncryption | null> | null;
+}
+
 /**
  * Which team database is in force, if any: DONATION_DESK_DATABASE_URL wins over Settings; neither
  * means alone. The database is opened at first use and opened anew when the address changes, so
@@ -37,7 +54,7 @@ export class TeamConnection {
   private readonly settingsUrl: () => string | null;
   private readonly computer: string;
   private readonly databaseOptions: TeamConnectionOptions['database'];
-  private open: { url: string; db: PgTeamDatabase } | null = null;
+  private open: Open | null = null;
 
   constructor(options: TeamConnectionOptions = {}) {
     this.env = options.env ?? process.env;
@@ -64,11 +81,28 @@ export class TeamConnection {
       this.drop();
       return null;
     }
-    if (this.open?.url === resolved.url) return this.open.db;
+    const plan = this.plan(resolved.url);
+    if (this.open?.address === plan.address) return this.open.db;
     this.drop();
-    const db = this.make(resolved.url);
-    this.open = { url: resolved.url, db };
+    const db = this.make(plan);
+    this.open = { address: plan.address, db, encryption: null };
     return db;
+  }
+
+  /** The TLS the address asks for (PGSSLMODE and PGSSLROOTCERT when it says nothing). */
+  private plan(url: string): TeamTlsPlan {
+    return teamTlsPlan(url, this.env);
+  }
+
+  /** Whether the open database's connections are encrypted, as its server says; asked again after a failure. */
+  private encryptionOfOpen(): Promise<TeamEncryption | null> {
+    const open = this.open;
+    if (!open) return Promise.resolve(null);
+    open.encryption ??= readEncryption(open.address).catch(() => {
+      open.encryption = null;
+      return null;
+    });
+    return open.encryption;
   }
 
   /** Where the address comes from and the server it names (never the password); null alone. */
@@ -86,20 +120,31 @@ export class TeamConnection {
       mode: 'team' as const,
       server: serverOrNote(resolved.url),
       source: resolved.source,
+      local: isLocalServer(resolved.url),
     };
+    const down = (e: unknown) => ({
+      ...base,
+      reachable: false,
+      login: null,
+      roles: [],
+      problem: messageOf(e),
+      rule: null,
+      encryption: null,
+    });
     let db: TeamDatabase | null;
     try {
       db = this.current();
     } catch (e) {
-      return { ...base, reachable: false, login: null, roles: [], problem: messageOf(e), rule: null };
+      return down(e);
     }
     if (!db) return { mode: 'alone' };
     let who;
     try {
       who = await db.who();
     } catch (e) {
-      return { ...base, reachable: false, login: null, roles: [], problem: messageOf(e), rule: null };
+      return down(e);
     }
+    const encryption = await this.encryptionOfOpen();
     let rule: TeamRule | null = null;
     let problem: string | null = null;
     try {
@@ -107,7 +152,7 @@ export class TeamConnection {
     } catch (e) {
       problem = messageOf(e);
     }
-    return { ...base, reachable: true, login: who.login, roles: who.roles, problem, rule };
+    return { ...base, reachable: true, login: who.login, roles: who.roles, problem, rule, encryption };
   }
 
   /**
@@ -126,15 +171,19 @@ export class TeamConnection {
       };
     }
     let server: string;
+    let plan: TeamTlsPlan;
     let db: PgTeamDatabase;
     try {
       server = describeServer(target);
-      db = this.make(target, { poolSize: 1 });
+      plan = this.plan(target);
+      db = this.make(plan, { poolSize: 1 });
     } catch (e) {
       return { ok: false, server: '', login: null, roles: [], message: messageOf(e) };
     }
     try {
       const who = await db.who();
+      const encryption = await readEncryption(plan.address).catch(() => null);
+      const secrecy = encryptionInWords(encryption, isLocalServer(target));
       try {
         const rule = await db.rule();
         const roles = who.roles.length ? who.roles.join(', ') : 'no desk role';
@@ -143,7 +192,7 @@ export class TeamConnection {
           server,
           login: who.login,
           roles: who.roles,
-          message: `Connected to ${server} as ${who.login} (${roles}). ${ruleInWords(rule)}`,
+          message: `Connected to ${server} as ${who.login} (${roles}), ${secrecy}. ${ruleInWords(rule)}`,
         };
       } catch (e) {
         return {
@@ -167,8 +216,14 @@ export class TeamConnection {
     await open?.db.close();
   }
 
-  private make(url: string, extra: Partial<PgTeamDatabaseOptions> = {}): PgTeamDatabase {
-    return new PgTeamDatabase({ ...this.databaseOptions, ...extra, url, computer: this.computer });
+  private make(plan: TeamTlsPlan, extra: Partial<PgTeamDatabaseOptions> = {}): PgTeamDatabase {
+    if (plan.rootCert) checkRootCert(plan.rootCert);
+    return new PgTeamDatabase({
+      ...this.databaseOptions,
+      ...extra,
+      url: plan.address,
+      computer: this.computer,
+    });
   }
 
   private drop(): void {

@@ -41,6 +41,84 @@ interface DriverError {
   code?: string;
   message?: string;
   detail?: string;
+  /** Node's TLS errors: the certificate the server showed, and the name it was checked against. */
+  cert?: { subjectaltname?: string; subject?: { CN?: string } };
+  host?: string;
+  /** A file the driver could not open (sslrootcert). */
+  path?: string;
+  syscall?: string;
+}
+
+/** The server's certificate is signed by no CA trusted here (Node's codes for it). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
+  'CERT_REJECTED',
+]);
+
+/** The names a certificate is for, from Node's "DNS:localhost, IP Address:127.0.0.1". */
+function certificateNames(e: DriverError): string[] {
+  const alt = e.cert?.subjectaltname;
+  if (alt) return alt.split(/,\s*/).map((n) => n.replace(/^(DNS|IP Address):/, ''));
+  return e.cert?.subject?.CN ? [e.cert.subject.CN] : [];
+}
+
+/** TLS problems in plain words, or null when the error is none of them. */
+function tlsFailure(e: DriverError, server: string, message: string): DeskFailure | null {
+  const code = e.code ?? '';
+  if (UNTRUSTED_CERTIFICATE.has(code)) {
+    return new DeskFailure(
+      'TEAM_UNREACHABLE',
+      `The team database's certificate (${server}) is not signed by a certificate authority this computer trusts: give the team's CA file as sslrootcert=… in the address (sslrootcert=/full/path/team-ca.crt), or ask your admin.`,
+      { tls: 'untrusted' },
+    );
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = certificateNames(e);
+    const host = e.host ?? server.replace(/:\d+\/.*$/, '');
+    const forNames = names.length ? `is for ${names.join(', ')}, not for ${host}` : `is not for ${host}`;
+    return new DeskFailure(
+      'TEAM_UNREACHABLE',
+      `The team database's certificate ${forNames}, the server name in the address: use the name the certificate is for in the address, or ask your admin.`,
+      { tls: 'name-mismatch' },
+    );
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return new DeskFailure(
+      'TEAM_UNREACHABLE',
+      `The team database's certificate (${server}) ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}: ask your admin to renew it, and check this computer's date and time.`,
+      { tls: 'expired' },
+    );
+  }
+  if (/server does not support SSL/i.test(message)) {
+    return new DeskFailure(
+      'TEAM_UNREACHABLE',
+      `The team database at ${server} does not offer encryption (TLS), and the address asks for it (sslmode): ask your admin to turn TLS on at the server (ssl = on). Do not take sslmode out for a server reached over a network.`,
+      { tls: 'not-offered' },
+    );
+  }
+  // pg_hba.conf has only hostssl lines for this computer: the server takes encrypted logins only.
+  if (code === '28000' && /no encryption|SSL off/i.test(message)) {
+    return new DeskFailure(
+      'TEAM_UNREACHABLE',
+      `The team database at ${server} accepts encrypted connections only: add ?sslmode=verify-full&sslrootcert=… (the team's CA file) to the address, or ask your admin.`,
+      { tls: 'required', sqlstate: code },
+    );
+  }
+  if (e.syscall === 'open' && e.path) {
+    return new DeskFailure(
+      'INVALID_INPUT',
+      `The CA file given as sslrootcert (${e.path}) cannot be read: give the full path of the team's CA file (ask your admin).`,
+      { tls: 'ca-file' },
+    );
+  }
+  return null;
 }
 
 const UNREACHABLE_CODES = new Set([
@@ -71,6 +149,8 @@ export function teamFailure(error: unknown, server: string, password: string | n
   const scrub = (text: string) => (password ? text.split(password).join('•••') : text);
   const message = scrub(e.message ?? String(error));
   if (/^DD\d{3}$/.test(code)) return new DeskFailure('TEAM_REFUSED', message, { sqlstate: code });
+  const tls = tlsFailure(e, server, message);
+  if (tls) return tls;
   if (code === '42501') {
     return new DeskFailure(
       'TEAM_REFUSED',

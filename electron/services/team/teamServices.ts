@@ -24,7 +24,14 @@ export function teamConnectionOf(source: { current(): TeamDatabase | null }): Te
     status: async () => {
       const db = source.current();
       if (!db) return { mode: 'alone' };
-      const base = { mode: 'team' as const, server: db.server, source: 'environment' as const };
+      // A database brought by the host: its connections cannot be asked about encryption from here.
+      const base = {
+        mode: 'team' as const,
+        server: db.server,
+        source: 'environment' as const,
+        local: /^(localhost|127\.[\d.]+|\[::1\]|\/.*):/.test(db.server),
+        encryption: null,
+      };
       try {
         const who = await db.who();
         const rule = await db.rule().catch(() => null);

@@ -1,6 +1,7 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import type { TeamStatus } from '../../../shared/contract';
+import { encryptionInWords, plaintextOverNetwork } from '../../../shared/team/encryptionWords';
 
 export const UNREACHABLE_WORDS =
   'Team database unreachable — preparing and checking still work; sending and approving need it.';
@@ -25,9 +26,16 @@ export function rolesInWords(roles: readonly string[]): string {
   return new Intl.ListFormat(undefined, { style: 'long', type: 'conjunction' }).format(words);
 }
 
+/** The header's few words on encryption: shown when encrypted, and as a warning for plaintext across a network. */
+function encryptionLabel(status: Extract<TeamStatus, { mode: 'team' }>): string {
+  if (status.encryption?.encrypted) return ` · ${encryptionInWords(status.encryption, status.local)}`;
+  return plaintextOverNetwork(status.encryption, status.local) ? ' · not encrypted' : '';
+}
+
 /**
- * In team mode, beside the environment: the shared server and who it says you are; red when it
- * cannot be reached. Nothing at all while working alone.
+ * In team mode, beside the environment: the shared server, who it says you are and whether the
+ * connection is encrypted; red when it cannot be reached, amber when it is plaintext across a
+ * network. Nothing at all while working alone.
  */
 export function TeamBadge({ status }: { status: TeamStatus | null }) {
   if (!status || status.mode === 'alone') return null;
@@ -49,19 +57,25 @@ export function TeamBadge({ status }: { status: TeamStatus | null }) {
       </Tooltip>
     );
   }
-  const label = `Team: ${status.server} · ${status.login ?? 'unknown login'}`;
+  const label = `Team: ${status.server} · ${status.login ?? 'unknown login'}${encryptionLabel(status)}`;
+  const exposed = plaintextOverNetwork(status.encryption, status.local);
   return (
     <Tooltip
-      title={`The team database at ${status.server} (${source}). The server knows you as ${status.login ?? 'an unknown login'}, ${rolesInWords(status.roles)}.`}
+      title={`The team database at ${status.server} (${source}). The server knows you as ${status.login ?? 'an unknown login'}, ${rolesInWords(status.roles)}. The connection is ${encryptionInWords(status.encryption, status.local)}.`}
       describeChild
     >
       <Chip
         data-testid="team-badge"
         data-state="reachable"
+        data-encrypted={status.encryption ? String(status.encryption.encrypted) : 'unknown'}
         label={label}
-        variant="outlined"
+        variant={exposed ? 'filled' : 'outlined'}
         tabIndex={0}
-        sx={{ fontWeight: 600, color: '#fff', borderColor: 'rgba(255,255,255,0.8)' }}
+        sx={
+          exposed
+            ? { fontWeight: 600, color: '#1f1300', bgcolor: '#ffb74d' }
+            : { fontWeight: 600, color: '#fff', borderColor: 'rgba(255,255,255,0.8)' }
+        }
       />
     </Tooltip>
   );

@@ -73,6 +73,8 @@ describe('team.status', () => {
       roles: ['desk_preparer', 'desk_approver'],
       problem: null,
       rule: { approval: 'always', thresholds: {} },
+      local: true,
+      encryption: { encrypted: false, protocol: null },
     });
     expect(JSON.stringify(status)).not.toContain('bob-password');
   });
@@ -104,7 +106,7 @@ describe('team.test', () => {
       server: `127.0.0.1:${team.port}/desk`,
       login: 'carol',
       roles: ['desk_preparer', 'desk_approver', 'desk_admin'],
-      message: `Connected to 127.0.0.1:${team.port}/desk as carol (desk_preparer, desk_approver, desk_admin). The team's rule: every upload waits for an approver.`,
+      message: `Connected to 127.0.0.1:${team.port}/desk as carol (desk_preparer, desk_approver, desk_admin), not encrypted (the server is on this computer). The team's rule: every upload waits for an approver.`,
     });
     expect(conn.current()).toBe(inForce);
     expect((await conn.current()!.who()).login).toBe('alice');

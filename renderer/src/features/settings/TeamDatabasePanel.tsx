@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
+import { encryptionInWords, plaintextOverNetwork } from '../../../../shared/team/encryptionWords';
 import { problemOnly, rolesInWords } from '../../components/TeamBadge';
 
 type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
@@ -91,12 +92,16 @@ export function TeamDatabasePanel() {
         </Typography>
         {status?.mode === 'team' && (
           <Alert
-            severity={status.reachable ? 'success' : 'warning'}
+            severity={
+              status.reachable && !plaintextOverNetwork(status.encryption, status.local)
+                ? 'success'
+                : 'warning'
+            }
             role="status"
             data-testid="team-database-status"
           >
             {status.reachable
-              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}.`
+              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.`
               : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
           </Alert>
         )}
@@ -112,7 +117,7 @@ export function TeamDatabasePanel() {
           value={address}
           onChange={(e) => setAddress(e.target.value)}
           placeholder="postgres://alice@db.example.com:5432/desk"
-          helperText="Your own login on the team’s server, as your administrator gave it: postgres://login@server:port/database"
+          helperText="Your own login on the team’s server, as your administrator gave it: postgres://login@server:port/database — over a network, add ?sslmode=verify-full&sslrootcert= and the full path of the team’s CA file"
           size="small"
           fullWidth
           autoComplete="off"
