@@ -8,6 +8,7 @@ import type { LedgerStore } from '../ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
 import type { BackoffPolicy } from '../api/backoff';
 import type { TeamDatabase } from '../team/teamTypes';
+import { giveBackEndedCorrections } from './correctionClaims';
 import { intentView } from './views';
 
 export interface PollPolicy {
@@ -80,6 +81,9 @@ export async function saveIntent(
   if (group) ctx.events.emit('intent.updated', intentView(group, next));
   if (group && next.state === 'ERROR' && next.donationRowKeys && !intent.donationRowKeys) {
     giveBackRefusedRows(ctx, group, next);
+    // The corrections its refused rows claimed too (a resend claims them again); the next resume
+    // retries what the team database did not hear now.
+    void giveBackEndedCorrections(ctx, new Set([group.id])).catch(() => undefined);
   }
   return next;
 }
