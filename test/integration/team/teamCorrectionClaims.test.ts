@@ -2,7 +2,10 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import '../../../electron/cli/commands/corrections';
+import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import { environmentKeyOf } from '../../../electron/services/team/teamUploads';
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import {
@@ -14,6 +17,7 @@ import {
   type Desk,
   type Sandbox,
 } from '../reconcile/harness';
+import { runCliInProcess } from '../cliInProcess';
 
 /*
  * Corrections an upload claimed on the team database must not stay "being corrected" for good when
@@ -32,6 +36,7 @@ let alice: Desk;
 let dave: Desk;
 let bulkId: string;
 let declined: DonationView[];
+let cliDir: string;
 
 beforeAll(async () => {
   [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
@@ -39,6 +44,7 @@ beforeAll(async () => {
   bob = new PgTeamDatabase({ url: team.urlOf('bob') });
   await carol.setRule({ approval: 'never', thresholds: {} });
   daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
+  cliDir = await mkdtemp(join(tmpdir(), 'dd-corrections-cli-'));
   alice = await openDesk(s, { env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
   dave = await openDesk(s, { dataDir: daveDir, env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') } });
   bulkId = await uploadGifts(
@@ -69,6 +75,10 @@ afterAll(async () => {
   await team?.stop();
   await s?.close();
   if (daveDir) await rm(daveDir, { recursive: true, force: true });
+  if (cliDir) {
+    closeDatabase(join(cliDir, 'data'));
+    await rm(cliDir, { recursive: true, force: true });
+  }
 });
 
 interface Claim {
@@ -244,4 +254,77 @@ describe('an upload that created no replacement gives its corrections back', () 
     const byDave = await correctOnDave(fifth.id);
     expect(await claimOf(fifth.id)).toMatchObject({ state: 'done', replacement_id: byDave.replacement.id });
   }, 90_000);
+});
+
+describe('donation-desk corrections: a correction left in progress, given up from the command line', () => {
+  // The command runs on the emulator as the custom environment (--base-url): claims there.
+  const key = () => environmentKeyOf({ id: 'custom', baseUrl: s.emu.apiBaseUrl, emulated: false });
+  const cli = (login: 'alice' | 'carol' | 'dave', args: string[]) =>
+    runCliInProcess(s.emu, cliDir, args, { DONATION_DESK_DATABASE_URL: team.urlOf(login) });
+
+  it('lists it, refuses a colleague, lets a desk admin give it up with the reason in the audit trail', async () => {
+    const aliceDb = new PgTeamDatabase({ url: team.urlOf('alice'), computer: 'alice-laptop' });
+    try {
+      await aliceDb.claimCorrection(key(), 'declined-left-behind', {
+        how: 'upload',
+        uploadId: 'upload-never-sent',
+      });
+    } finally {
+      await aliceDb.close();
+    }
+    const listed = await cli('dave', ['corrections']);
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toMatch(
+      /1 correction in progress:\n {2}declined-left-behind {2}alice \(alice-laptop\) since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(0 days\), in upload upload-never-sent/,
+    );
+    expect((await cli('dave', ['corrections', '--older-than', '1'])).out).toContain(
+      'No correction of a declined donation is in progress for 1 day or more.',
+    );
+
+    const noReason = await cli('carol', ['corrections', 'release', 'declined-left-behind']);
+    expect(noReason.code).toBe(2);
+    expect(noReason.err).toContain('--reason');
+    const notHis = await cli('dave', [
+      'corrections',
+      'release',
+      'declined-left-behind',
+      '--reason',
+      'Mine now',
+    ]);
+    expect(notHis.code).toBe(1);
+    expect(notHis.err).toContain(
+      'Only alice, who is correcting donation declined-left-behind, or a desk admin',
+    );
+    expect(await claimOf('declined-left-behind')).toMatchObject({ state: 'in-progress' });
+
+    const released = await cli('carol', [
+      'corrections',
+      'release',
+      'declined-left-behind',
+      '--reason',
+      'Alice left; her upload was never sent',
+    ]);
+    expect(released.code, released.err).toBe(0);
+    expect(released.out).toContain(
+      'Gave up the correction of donation declined-left-behind that alice started in upload upload-never-sent',
+    );
+    expect(await claimOf('declined-left-behind')).toMatchObject({ state: 'abandoned', claimed_by: 'alice' });
+    const again = await cli('carol', ['corrections', 'release', 'declined-left-behind', '--reason', 'Again']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('No correction of donation declined-left-behind is in progress');
+
+    const { rows } = await team.query<{ action: string; person: string; details: Record<string, unknown> }>(
+      "SELECT action, person, details FROM desk.audit WHERE donation_id = 'declined-left-behind' ORDER BY seq",
+    );
+    expect(rows.map((r) => [r.action, r.person])).toEqual([
+      ['correction-claim', 'alice'],
+      ['correction-abandon', 'carol'],
+      ['release-correction', 'carol'],
+    ]);
+    expect(rows[2]?.details).toMatchObject({
+      reason: 'Alice left; her upload was never sent',
+      claimedBy: 'alice',
+      how: 'upload',
+    });
+  }, 60_000);
 });
