@@ -218,6 +218,25 @@ describe('an upload that created no replacement gives its corrections back', () 
     expect(await claimOf(third.id)).toMatchObject({ state: 'done', upload_id: resent.uploadId });
   }, 90_000);
 
+  it('a give-back the team database refused when the bulk ended is made at the next resume', async () => {
+    const sixth = declined[5] as DonationView;
+    const workspaceId = await correctionsWorkspace(alice, [sixth.id]);
+    const abandon = 'FUNCTION desk.abandon_correction(text, text, text)';
+    await team.query(`REVOKE EXECUTE ON ${abandon} FROM desk_preparer`);
+    try {
+      await serviceFaults(s, { partialExtractionFailure: { afterDonations: 0 } });
+      const started = await alice.call('upload.start', { workspaceId });
+      const end = await followToEnd(alice, started.uploadId);
+      expect(end.state).toBe('ERROR');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await claimOf(sixth.id)).toMatchObject({ state: 'in-progress', upload_id: started.uploadId });
+    } finally {
+      await team.query(`GRANT EXECUTE ON ${abandon} TO desk_preparer`);
+    }
+    await alice.runtime.resumeUploads();
+    expect(await claimOf(sixth.id)).toMatchObject({ state: 'abandoned', claimed_by: 'alice' });
+  }, 90_000);
+
   it('an upload the approver rejected: its claim is given back and dave may correct', async () => {
     const fourth = declined[3] as DonationView;
     await carol.setRule({ approval: 'always', thresholds: {} });
