@@ -95,9 +95,8 @@ export async function claimForUpload(
     );
   }
   if (problems.length === 0) return;
-  for (const id of claimed) {
-    await team.abandonCorrection(environmentKey, id).catch(() => undefined);
-  }
+  // Only what is still held for this upload: a claim taken since for something else stays.
+  await team.giveBackUploadCorrections(uploadId, claimed).catch(() => undefined);
   throw new DeskFailure(
     'CORRECTION_ELSEWHERE',
     `${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} A second correction would pay the gift twice: remove ${problems.length === 1 ? 'that row' : 'those rows'} or clear the Replaces donation cell.`,
