@@ -50,7 +50,11 @@ beforeAll(async () => {
   bulkId = await uploadGifts(
     s,
     alice,
-    [10, 11, 12, 13, 14, 15].map((n) => ({ recipient: s.unknownCause, amount: `${n}.00`, currency: 'USD' })),
+    [10, 11, 12, 13, 14, 15, 16].map((n) => ({
+      recipient: s.unknownCause,
+      amount: `${n}.00`,
+      currency: 'USD',
+    })),
   );
   await s.emu.advance(600);
   await alice.call('donations.list', {});
@@ -59,7 +63,7 @@ beforeAll(async () => {
   declined = listed.donations
     .filter((d) => d.state === 'DECLINED')
     .sort((a, b) => (a.row?.rowKey ?? 0) - (b.row?.rowKey ?? 0));
-  expect(declined).toHaveLength(6);
+  expect(declined).toHaveLength(7);
 }, 120_000);
 
 afterEach(async () => {
@@ -235,6 +239,24 @@ describe('an upload that created no replacement gives its corrections back', () 
     }
     await alice.runtime.resumeUploads();
     expect(await claimOf(sixth.id)).toMatchObject({ state: 'abandoned', claimed_by: 'alice' });
+  }, 90_000);
+
+  it('an upload the team database would not take (nor void): its claim is given back at the next resume', async () => {
+    const seventh = declined[6] as DonationView;
+    const workspaceId = await correctionsWorkspace(alice, [seventh.id]);
+    const claimRows = 'FUNCTION desk.claim_rows(text, text, text[], text[], boolean, text)';
+    const voidUpload = 'desk.void_upload(text, text, text)';
+    await team.query(`REVOKE EXECUTE ON ${claimRows}, ${voidUpload} FROM desk_preparer`);
+    try {
+      await expectFailure(alice.call('upload.start', { workspaceId }));
+      expect(await claimOf(seventh.id)).toMatchObject({ state: 'in-progress', claimed_by: 'alice' });
+    } finally {
+      await team.query(`GRANT EXECUTE ON ${claimRows}, ${voidUpload} TO desk_preparer`);
+    }
+    await alice.runtime.resumeUploads();
+    expect(await claimOf(seventh.id)).toMatchObject({ state: 'abandoned', claimed_by: 'alice' });
+    await correctOnDave(seventh.id);
+    expect(await claimOf(seventh.id)).toMatchObject({ state: 'done', claimed_by: 'dave' });
   }, 90_000);
 
   it('an upload the approver rejected: its claim is given back and dave may correct', async () => {
