@@ -10,6 +10,7 @@ import './commands/report';
 import './commands/db';
 import './commands/audit';
 import './commands/approvals';
+import './commands/corrections';
 
 const root = packageRoot(__dirname);
 runCli(process.argv.slice(2), {

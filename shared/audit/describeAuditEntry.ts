@@ -15,6 +15,7 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   'single-donation': 'Sent a single donation',
   dismiss: 'Dismissed a declined donation',
   settings: 'Changed settings',
+  'release-correction': 'Released a correction left in progress',
   // Team mode: written by the team database itself when an upload changes state.
   submit: 'Submitted an upload to the team',
   approve: 'Approved an upload',
@@ -166,6 +167,10 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
       return `${formatMinor(Number(d.amount), text(d.currencyCode))} to ${text(d.recipientId)}`;
     case 'dismiss':
       return `Reason: ${text(d.reason)}`;
+    case 'release-correction': {
+      const where = d.uploadId ? ` for upload ${text(d.uploadId)}` : ' on its own';
+      return `Claimed by ${text(d.claimedBy)}${where} since ${text(d.since)} · Reason: ${text(d.reason)}`;
+    }
     case 'settings':
       return asArray<{ setting: string; from?: unknown; to?: unknown; change?: string }>(d.changes)
         .map((c) => {

@@ -30,6 +30,7 @@ export const auditActions = [
   'single-donation',
   'dismiss',
   'settings',
+  'release-correction',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -48,7 +48,12 @@ export function teamCorrectionGuard(
 ): CorrectionGuard {
   return {
     async claim(donationId) {
-      const { granted, holder } = await team.claimCorrection(environmentKey, donationId, way);
+      const { granted, holder } = await team.claimCorrection(environmentKey, donationId, way).catch((e) => {
+        if (dismissedForTeam(e)) {
+          throw new DeskFailure('CORRECTION_ELSEWHERE', (e as Error).message, { donationId });
+        }
+        throw e;
+      });
       if (!granted) {
         throw new DeskFailure('CORRECTION_ELSEWHERE', elsewhereMessage(holder), {
           donationId,
@@ -66,6 +71,15 @@ export function teamCorrectionGuard(
   };
 }
 
+/** The team database refused a claim because the donation was dismissed for the team (DD010). */
+function dismissedForTeam(e: unknown): boolean {
+  return (
+    e instanceof DeskFailure &&
+    e.code === 'TEAM_REFUSED' &&
+    (e.details as { sqlstate?: string } | undefined)?.sqlstate === 'DD010'
+  );
+}
+
 /**
  * The upload path: every declined donation the upload's rows replace is claimed for that upload, or
  * none is (those just claimed are given back) and the rows held elsewhere are named.
@@ -79,15 +93,24 @@ export async function claimForUpload(
   const claimed: string[] = [];
   const problems: string[] = [];
   for (const row of rows) {
-    const { granted, holder } = await team.claimCorrection(environmentKey, row.donationId, {
-      how: 'upload',
-      uploadId,
-    });
+    const where = row.rowNumber !== null ? `Row ${row.rowNumber}` : `New row ${row.rowKey + 1}`;
+    let answer;
+    try {
+      answer = await team.claimCorrection(environmentKey, row.donationId, { how: 'upload', uploadId });
+    } catch (e) {
+      // Dismissed for the team: a problem of that row like a colleague's correction.
+      if (dismissedForTeam(e)) {
+        problems.push(`${where}: ${(e as Error).message}`);
+        continue;
+      }
+      await team.giveBackUploadCorrections(uploadId, claimed).catch(() => undefined);
+      throw e;
+    }
+    const { granted, holder } = answer;
     if (granted) {
       claimed.push(row.donationId);
       continue;
     }
-    const where = row.rowNumber !== null ? `Row ${row.rowNumber}` : `New row ${row.rowKey + 1}`;
     problems.push(
       holder.state === 'done'
         ? `${where}: donation ${row.donationId} was already replaced by ${holder.by} (replacement ${holder.replacementId ?? 'unknown'}).`
@@ -95,9 +118,8 @@ export async function claimForUpload(
     );
   }
   if (problems.length === 0) return;
-  for (const id of claimed) {
-    await team.abandonCorrection(environmentKey, id).catch(() => undefined);
-  }
+  // Only what is still held for this upload: a claim taken since for something else stays.
+  await team.giveBackUploadCorrections(uploadId, claimed).catch(() => undefined);
   throw new DeskFailure(
     'CORRECTION_ELSEWHERE',
     `${problems.slice(0, 5).join(' ')}${problems.length > 5 ? ' …' : ''} A second correction would pay the gift twice: remove ${problems.length === 1 ? 'that row' : 'those rows'} or clear the Replaces donation cell.`,

@@ -256,7 +256,7 @@ export class PgTeamDatabase implements TeamDatabase {
     }
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+  private async checked(): Promise<void> {
     if (!this.ready) {
       this.ready = this.checkSchema();
       this.ready.catch(() => {
@@ -264,6 +264,10 @@ export class PgTeamDatabase implements TeamDatabase {
       });
     }
     await this.ready;
+  }
+
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    await this.checked();
     return this.raw<R>(sql, params);
   }
 
@@ -556,6 +560,69 @@ export class PgTeamDatabase implements TeamDatabase {
       this.computer,
     ]);
     return toHolder(rows[0]!);
+  }
+
+  async uploadCorrections(
+    uploadIds: readonly string[],
+  ): Promise<Array<{ uploadId: string; donationId: string }>> {
+    if (uploadIds.length === 0) return [];
+    const rows = await this.query<{ upload_id: string; donation_id: string }>(
+      `SELECT upload_id, donation_id FROM desk.correction
+       WHERE upload_id = ANY ($1::text[]) AND how = 'upload' AND state = 'in-progress'
+         AND claimed_by = session_user
+       ORDER BY upload_id, donation_id`,
+      [[...uploadIds]],
+    );
+    return rows.map((r) => ({ uploadId: r.upload_id, donationId: r.donation_id }));
+  }
+
+  async giveBackUploadCorrections(uploadId: string, donationIds: readonly string[]): Promise<string[]> {
+    if (donationIds.length === 0) return [];
+    await this.checked();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw this.failure(e);
+    }
+    const held = `SELECT environment_key FROM desk.correction
+      WHERE upload_id = $1 AND donation_id = $2 AND how = 'upload' AND state = 'in-progress'
+        AND claimed_by = session_user AND ($3::text IS NULL OR environment_key = $3)`;
+    const given: string[] = [];
+    try {
+      await client.query('BEGIN');
+      for (const donationId of [...new Set(donationIds)].sort()) {
+        const found = await client.query<{ environment_key: string }>(held, [uploadId, donationId, null]);
+        for (const { environment_key: key } of found.rows) {
+          // The lock desk.claim_correction takes: no claim can move this one between the look and the
+          // give-back (a resend or a correction on its own claims it for itself, and is left alone).
+          await client.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended('desk.correction ' || $1::text || ' ' || $2::text, 0))",
+            [key, donationId],
+          );
+          const still = await client.query(held, [uploadId, donationId, key]);
+          if (still.rowCount === 0) continue;
+          await client.query('SELECT desk.abandon_correction($1, $2, $3)', [key, donationId, this.computer]);
+          given.push(donationId);
+        }
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw this.failure(e);
+    } finally {
+      client.release();
+    }
+    return given;
+  }
+
+  async correctionsInProgress(environmentKey: string): Promise<CorrectionHolder[]> {
+    const rows = await this.query<CorrectionRow>(
+      `SELECT * FROM desk.correction WHERE environment_key = $1 AND state = 'in-progress'
+       ORDER BY claimed_at, donation_id`,
+      [environmentKey],
+    );
+    return rows.map(toHolder);
   }
 
   async corrections(

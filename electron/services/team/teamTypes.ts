@@ -229,6 +229,19 @@ export interface TeamDatabase {
   /** Nothing was created: the claim is given back (by the claimer, or a desk admin). */
   abandonCorrection(environmentKey: string, donationId: string): Promise<CorrectionHolder>;
   /**
+   * Of these uploads, the corrections this login still holds in progress for them (an upload's end
+   * decides whether each is given back, see giveBackUploadCorrections).
+   */
+  uploadCorrections(uploadIds: readonly string[]): Promise<Array<{ uploadId: string; donationId: string }>>;
+  /**
+   * Gives back this login's claims in progress on these declined donations that are still held for
+   * `uploadId` (a claim taken since for another upload or on its own is left alone); returns the
+   * donation ids given back. Idempotent: for an upload whose rows surely created nothing.
+   */
+  giveBackUploadCorrections(uploadId: string, donationIds: readonly string[]): Promise<string[]>;
+  /** Corrections in progress in this environment, oldest first (for a desk admin's look at stale ones). */
+  correctionsInProgress(environmentKey: string): Promise<CorrectionHolder[]>;
+  /**
    * Corrections in progress or done, by donation id, except this computer's own under this login
    * (those the local store knows already).
    */

@@ -10,6 +10,7 @@ import type { BackoffPolicy } from '../api/backoff';
 import type { TeamDatabase } from '../team/teamTypes';
 import { bulkToPublish } from '../team/teamLedger';
 import { environmentKeyOf } from '../team/teamUploads';
+import { giveBackEndedCorrections } from './correctionClaims';
 import { intentView } from './views';
 
 export interface PollPolicy {
@@ -82,6 +83,9 @@ export async function saveIntent(
   if (group) ctx.events.emit('intent.updated', intentView(group, next));
   if (group && next.state === 'ERROR' && next.donationRowKeys && !intent.donationRowKeys) {
     giveBackRefusedRows(ctx, group, next);
+    // The corrections its refused rows claimed too (a resend claims them again); the next resume
+    // retries what the team database did not hear now.
+    void giveBackEndedCorrections(ctx, new Set([group.id])).catch(() => undefined);
   }
   const known =
     next.serviceId !== intent.serviceId ||

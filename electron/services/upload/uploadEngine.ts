@@ -17,6 +17,7 @@ import { gzipBulkFile } from './compress';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, applyRemote, needsFollowing } from './follower';
 import { planParts, totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
+import { giveBackEndedCorrections } from './correctionClaims';
 import { errorsOf, rowsWithDonation } from './repair';
 import { PartSender } from './sender';
 import { intentView, uploadView } from './views';
@@ -51,6 +52,8 @@ export class UploadEngine {
   private readonly notified = new Set<string>();
   /** Why the team database refused to release an approved upload, for the caller that asked. */
   private readonly gateProblems = new Map<string, string>();
+  /** Team mode: corrections of ended uploads already given back (or found not held), this run. */
+  private readonly settledClaims = new Set<string>();
   private closed = false;
 
   constructor(private readonly ctx: UploadContext) {
@@ -291,8 +294,8 @@ export class UploadEngine {
 
   /**
    * Rows that correct declined donations may go only while those are open and in no other upload:
-   * one declined donation, one replacement. (A resend of such rows after a failed bulk is the same
-   * correction finishing, so it is not asked again.)
+   * one declined donation, one replacement. A resend of such rows after a failed bulk is asked again:
+   * the failed bulk gave their claims back once the service said it created nothing for them.
    */
   private async checkReplacements(rows: readonly ReadyRow[], uploadId?: string): Promise<void> {
     const replaces = replacementsOf(rows);
@@ -304,6 +307,51 @@ export class UploadEngine {
       );
     }
     await this.ctx.checkReplacements(replaces, uploadId);
+  }
+
+  /**
+   * record(), after checkReplacements claimed the upload's corrections: when the upload cannot even
+   * be recorded (a disk error, say), nothing was sent, so those claims are given back at once.
+   */
+  private async recordClaimed(
+    validated: ValidatedWorkspace,
+    rows: readonly ReadyRow[],
+    corrects: string | null,
+    id: string,
+    team: TeamDatabase | null,
+  ): Promise<LedgerGroup> {
+    try {
+      return await this.record(validated, rows, corrects, id, team);
+    } catch (e) {
+      const claimed = replacementsOf(rows).map((r) => r.donationId);
+      if (team && claimed.length > 0 && !this.ctx.ledger.group(id)) {
+        await team.giveBackUploadCorrections(id, claimed).catch(() => undefined);
+      }
+      throw e;
+    }
+  }
+
+  /** An upload stopped before it could create anything gives its corrections back. */
+  private async giveBackIfStopped(groupId: string): Promise<void> {
+    if (this.ctx.ledger.group(groupId)?.stopped) await this.giveBackClaims([groupId]);
+  }
+
+  /**
+   * Team mode: gives back the corrections claimed by uploads that surely created nothing for them
+   * (see correctionClaims.ts); those of `only`, else of every upload in the ledger. Best effort: a
+   * team database out of reach is asked again at the next resume.
+   */
+  async giveBackClaims(only: readonly string[] | null = null): Promise<void> {
+    try {
+      const settled = await giveBackEndedCorrections(
+        this.ctx,
+        only ? new Set(only) : null,
+        this.settledClaims,
+      );
+      for (const key of settled) this.settledClaims.add(key);
+    } catch {
+      // Kept "being corrected" until the next try: never a second payment.
+    }
   }
 
   /** Builds, compresses and keeps each part's file, then records the upload: from here on it will be sent. */
@@ -596,6 +644,8 @@ export class UploadEngine {
         await this.stopGroup(noted, `Approval void: ${reason}`);
       });
     }
+    // The database gave its corrections back with the void; if it could not be reached, now or later.
+    await this.giveBackClaims(open.map((g) => g.id));
   }
 
   /** Sends every part not yet at the service; problems are reported and retried in the background. */
@@ -666,7 +716,7 @@ export class UploadEngine {
       const { rows, duplicates } = await this.admit(validated, input.skipInvalid, input.confirmDuplicates);
       await this.checkReplacements(rows, uploadId);
       const team = this.ctx.team?.() ?? null;
-      let group = await this.record(validated, rows, null, uploadId, team);
+      let group = await this.recordClaimed(validated, rows, null, uploadId, team);
       if (team) {
         // Only flagged rows were confirmed (admit refused the rest): those may go again.
         const flagged = new Set(duplicates.map((d) => d.rowKey));
@@ -677,6 +727,7 @@ export class UploadEngine {
         group = await this.submitToTeam(team, group, validated, rows, confirmed, flagged.size);
       }
       const problems = await this.sendGroup(group);
+      await this.giveBackIfStopped(group.id);
       return { uploadId: group.id, upload: this.view(group.id), problems };
     });
   }
@@ -689,8 +740,10 @@ export class UploadEngine {
       const validated = await validateWorkspace(workspace, wanted);
       const gone = wanted.size - validated.ready.length - validated.invalid.length;
       const { rows } = await this.admit(validated, input.skipInvalid, undefined, group.id);
+      const correctedId = randomUUID();
+      await this.checkReplacements(rows, correctedId);
       const team = this.ctx.team?.() ?? null;
-      let corrected = await this.record(validated, rows, failed.serviceId, randomUUID(), team);
+      let corrected = await this.recordClaimed(validated, rows, failed.serviceId, correctedId, team);
       // The failed bulk's own rows are claimed by its upload: this one finishes it, so they may go again.
       if (team)
         corrected = await this.submitToTeam(
@@ -706,6 +759,7 @@ export class UploadEngine {
         note: 'rejected rows sent again in a later upload',
       });
       const problems = await this.sendGroup(corrected);
+      await this.giveBackIfStopped(corrected.id);
       if (gone > 0) {
         problems.unshift(
           `${count(gone, 'row')} of the failed bulk ${plural(gone, { one: 'is', other: 'are' })} no longer in the workspace and ${plural(gone, { one: 'was', other: 'were' })} not sent.`,
@@ -780,6 +834,8 @@ export class UploadEngine {
 
   private async resumeAll(): Promise<void> {
     if (this.closed) return;
+    // Corrections claimed by uploads that ended creating nothing, not given back when they ended.
+    await this.giveBackClaims();
     // Nothing unfinished: do not even start the Offline sandbox or ask for a token.
     if (this.settled()) return;
     let env: { id: string; baseUrl: string; emulated: boolean };
@@ -805,6 +861,8 @@ export class UploadEngine {
       if (after?.approval && !after.stopped && ['submitting', 'waiting'].includes(after.approval.state))
         failed = true;
     }
+    // And those of uploads this pass stopped (the upload host refused the file).
+    await this.giveBackClaims();
     if (!failed) this.resumeFailures = 0;
   }
 

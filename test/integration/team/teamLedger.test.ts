@@ -249,6 +249,29 @@ describe('one ledger for the team', () => {
         (e: Error) => e,
       );
     expect(refused?.message).toMatch(/dismissed by alice on \d{4}-\d{2}-\d{2} \(Paid by cheque\)/);
+    expect((refused as Error & { code?: string }).code).toBe('CORRECTION_ELSEWHERE');
+    // Nor in an upload: the row is named, nothing is sent, and nothing stays claimed.
+    const grid = await dave.call('donations.fixInGrid', { donationIds: [first!.id] });
+    const workspace = await dave.call('workspace.open', { id: grid.workspaceId });
+    await dave.call('workspace.edit', {
+      id: workspace.id,
+      baseVersion: workspace.version,
+      edits: [
+        {
+          op: 'set' as const,
+          key: workspace.rows[0]!.key,
+          column: workspace.headers.indexOf('Recipient ID'),
+          value: s.good[0] as string,
+        },
+      ],
+    });
+    const notSent = await dave.call('upload.start', { workspaceId: workspace.id }).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(notSent?.code).toBe('CORRECTION_ELSEWHERE');
+    expect(notSent?.message).toMatch(/^Row 2: This donation was dismissed by alice/);
+    await dave.call('workspace.delete', { id: workspace.id }).catch(() => undefined);
 
     // Dave corrects the other one; alice may then not dismiss it.
     await dave.call('donations.correct', {
