@@ -3,11 +3,15 @@ import Tooltip from '@mui/material/Tooltip';
 import type { EnvironmentInfo } from '../../../shared/contract';
 import { sandboxSpeed } from './sandboxSpeed';
 
-const colours: Record<EnvironmentInfo['id'], 'success' | 'info' | 'error' | 'warning'> = {
-  offline: 'success',
-  sandbox: 'info',
-  production: 'error',
-  custom: 'warning',
+/**
+ * Each environment's badge colour, under white text: dark enough for a 4.5:1 contrast (WCAG AA) at
+ * the chip's small size. The theme's own info and warning blues and oranges are too light for that.
+ */
+export const BADGE_BACKGROUND: Record<EnvironmentInfo['id'], string> = {
+  offline: '#2e7d32',
+  sandbox: '#01579b',
+  production: '#c62828',
+  custom: '#8a4200',
 };
 
 const explanations: Record<EnvironmentInfo['id'], string> = {
@@ -35,11 +39,10 @@ export function EnvironmentBadge({ environment }: { environment: EnvironmentInfo
     <Tooltip title={tooltip} describeChild>
       <Chip
         data-testid="environment-badge"
-        color={colours[environment.id]}
         label={label}
         aria-label={`Environment: ${label}`}
         tabIndex={0}
-        sx={{ fontWeight: 600, color: '#fff' }}
+        sx={{ fontWeight: 600, color: '#fff', bgcolor: BADGE_BACKGROUND[environment.id] }}
       />
     </Tooltip>
   );

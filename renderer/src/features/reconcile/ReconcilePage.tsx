@@ -345,7 +345,9 @@ export default function ReconcilePage() {
                       >
                         {d.row
                           ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-                          : ''}
+                          : sourceRow(d) === '—'
+                            ? ''
+                            : sourceRow(d)}
                       </Typography>
                     </TableCell>
                   </TableRow>
