@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../storage/atomicFile';
 import type { ChannelInput, ChannelName, ChannelResponse, Handler } from '../../../shared/contract';
 import type { reconcileChannels } from '../../../shared/contract/reconcileChannels';
 import { REPLACES_KEY } from '../../../shared/mapping';
@@ -95,6 +97,22 @@ type ListResult = ChannelResponse<'donations.list'>;
 const ELSEWHERE_WAIT_MS = 2_000;
 /** How long the team's list of bulks is used before it is read again (a refresh always reads it). */
 const TEAM_BULKS_FRESH_MS = 30_000;
+
+/** The team's bulks as last read from `server` for `key`, kept in the data folder; null if none or unreadable. */
+async function readKeptTeamBulks(file: string, key: string, server: string): Promise<TeamBulk[] | null> {
+  try {
+    const kept = JSON.parse(await readFile(file, 'utf8')) as {
+      key?: unknown;
+      server?: unknown;
+      bulks?: unknown;
+    };
+    return kept.key === key && kept.server === server && Array.isArray(kept.bulks)
+      ? (kept.bulks as TeamBulk[])
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The answer, or a rejection once `ms` have passed without one. */
 async function within<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -310,12 +328,22 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         ? teamBulksCache
         : null;
     if (cached && !fresh && Date.now() - cached.at < TEAM_BULKS_FRESH_MS) return cached;
+    const file = join(deps.dataDir, 'reconcile', `team-bulks-${service.id}.json`);
     try {
       const bulks = await within(team.teamBulks(key), ELSEWHERE_WAIT_MS);
+      const changed = JSON.stringify(bulks) !== JSON.stringify(cached?.bulks);
       teamBulksCache = { key, server: team.server, at: Date.now(), bulks };
+      // Kept on disk too, so a restart while the server is away still lists colleagues' uploads.
+      if (changed) {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFileAtomic(file, JSON.stringify({ key, server: team.server, bulks }));
+      }
       return teamBulksCache;
     } catch {
-      return cached;
+      if (cached) return cached;
+      const kept = await readKeptTeamBulks(file, key, team.server);
+      if (kept) teamBulksCache = { key, server: team.server, at: Date.now(), bulks: kept };
+      return teamBulksCache;
     }
   };
 

@@ -303,6 +303,28 @@ describe('one ledger for the team', () => {
     expect(a.lines.find((l) => l.currencyCode === 'USD')?.declinedOpen.count).toBe(0);
   }, 180_000);
 
+  it('still lists colleagues’ uploads after a restart while the team database cannot be reached', async () => {
+    const before = await dave.call('donations.page', { offset: 0, limit: 100 });
+    const uploadsBefore = (await dave.call('donations.summary', {})).uploads.map((u) => u.uploadId);
+    await dave.runtime.close();
+    // Same server, but the login is refused (as good as unreachable for this test): nothing is read.
+    const refused = team.urlOf('dave').replace('dave-password', 'not-the-password');
+    dave = await openDesk(s, {
+      custom: true,
+      dataDir: daveDir,
+      env: { DONATION_DESK_DATABASE_URL: refused },
+    });
+    const after = await dave.call('donations.page', { offset: 0, limit: 100 });
+    expect(after.total).toBe(before.total);
+    expect((await dave.call('donations.summary', {})).uploads.map((u) => u.uploadId)).toEqual(uploadsBefore);
+    await dave.runtime.close();
+    dave = await openDesk(s, {
+      custom: true,
+      dataDir: daveDir,
+      env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') },
+    });
+  }, 60_000);
+
   it('writes the shared ledger only through the desk’s functions, as the login that sent the upload', async () => {
     const [bulk] = await carol.teamBulks(
       (await team.query<{ k: string }>('SELECT environment_key AS k FROM desk.sent_bulk LIMIT 1')).rows[0]!.k,
