@@ -112,8 +112,11 @@ export function uploadControls(
         (byBulk.get(bulk.bulkId)?.length ?? 0) > 0;
       if (!processed && !partial && !unknown) continue;
       if (unknown) {
+        const from = sentElsewhere(group);
         notes.push(
-          `Part ${bulk.intent.part + 1} ended in error after creating donations, and which rows got them is not known yet: refresh that upload in Uploads so the app checks again.`,
+          from
+            ? `Part ${bulk.intent.part + 1} ended in error after creating donations, and ${from.by}’s computer, which sent it, has not yet said which rows got them: it does at its next refresh.`
+            : `Part ${bulk.intent.part + 1} ended in error after creating donations, and which rows got them is not known yet: refresh that upload in Uploads so the app checks again.`,
         );
       }
       bulkIds.push(bulk.bulkId);
