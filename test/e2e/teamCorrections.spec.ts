@@ -1,7 +1,5 @@
 import { test as base, type Page } from '@playwright/test';
-import pg from 'pg';
-import { startPgCluster, type PgCluster } from '../support/pgCluster';
-import { initTeamDatabase } from '../../electron/services/team/teamInit';
+import { startTeamCluster, type TeamCluster } from '../support/teamCluster';
 import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
 import {
   expect,
@@ -19,10 +17,7 @@ import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProc
  * Dave's side is his own connection to the team database, as his app claims a correction.
  */
 
-const ALICE = { login: 'alice', password: 'alice-pw-1' };
-const DAVE = { login: 'dave', password: 'dave-pw-4' };
-
-let cluster: PgCluster;
+let cluster: TeamCluster;
 
 const test = base.extend<{ aliceApp: BridgeProcess }>({
   // eslint-disable-next-line no-empty-pattern
@@ -31,7 +26,7 @@ const test = base.extend<{ aliceApp: BridgeProcess }>({
       DONATION_DESK_OFFLINE_TIME_SCALE: '600',
       DONATION_DESK_POLL_MIN_MS: '500',
       DONATION_DESK_POLL_MAX_MS: '2000',
-      DONATION_DESK_DATABASE_URL: cluster.url(ALICE.login, ALICE.password),
+      DONATION_DESK_DATABASE_URL: cluster.urlOf('alice'),
     });
     await use(app);
     await app.stop();
@@ -40,18 +35,9 @@ const test = base.extend<{ aliceApp: BridgeProcess }>({
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  cluster = await startPgCluster();
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  try {
-    await initTeamDatabase(admin);
-    // Uploads go out at once: this is about corrections, not approvals.
-    await admin.query("UPDATE desk.team_rule SET approval = 'never'");
-  } finally {
-    await admin.end();
-  }
-  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
-  await cluster.createLogin(DAVE.login, DAVE.password, ['desk_preparer']);
+  cluster = await startTeamCluster();
+  // Uploads go out at once: this is not about approvals.
+  await cluster.query("UPDATE desk.team_rule SET approval = 'never'");
 });
 
 test.afterAll(async () => {
@@ -87,7 +73,7 @@ test('a declined donation a colleague is correcting shows who, and its Correct b
     'SELECT DISTINCT environment_key FROM desk.sent_row',
   );
   const environmentKey = rows[0]!.environment_key;
-  const dave = new PgTeamDatabase({ url: cluster.url(DAVE.login, DAVE.password), computer: 'dave-laptop' });
+  const dave = new PgTeamDatabase({ url: cluster.urlOf('dave'), computer: 'dave-laptop' });
   try {
     const id = donationId;
     expect((await dave.claimCorrection(environmentKey, id, { how: 'single' })).granted).toBe(true);

@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { test as base, type Page } from '@playwright/test';
-import pg from 'pg';
 import { startEmulator, type RunningEmulator } from '../../emulator/server';
-import { initTeamDatabase } from '../../electron/services/team/teamInit';
-import { startPgCluster, type PgCluster } from '../support/pgCluster';
+import { startTeamCluster, type TeamCluster, type TeamLogin } from '../support/teamCluster';
 import { expect, openApp, seriousViolations, sendAndProcess } from './fixtures';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
@@ -16,29 +14,27 @@ import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProc
  * `DESK_SCREENSHOTS=1` also writes docs/images/team-reconcile-colleague.png for the README.
  */
 
-const ALICE = { login: 'alice', password: 'alice-pw-1' };
-const DAVE = { login: 'dave', password: 'dave-pw-4' };
 const SCREENSHOTS = process.env.DESK_SCREENSHOTS === '1';
 
-let cluster: PgCluster;
+let cluster: TeamCluster;
 let emu: RunningEmulator;
 
 const test = base.extend<{ aliceApp: BridgeProcess; daveApp: BridgeProcess }>({
   // eslint-disable-next-line no-empty-pattern
   aliceApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf(ALICE));
+    const app = await startBridgeProcess(await newDataDir(), envOf('alice'));
     await use(app);
     await app.stop();
   },
   // eslint-disable-next-line no-empty-pattern
   daveApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf(DAVE));
+    const app = await startBridgeProcess(await newDataDir(), envOf('dave'));
     await use(app);
     await app.stop();
   },
 });
 
-function envOf(who: { login: string; password: string }): Record<string, string> {
+function envOf(who: TeamLogin): Record<string, string> {
   return {
     DONATION_DESK_SANDBOX_BASE_URL: emu.apiBaseUrl,
     DONATION_DESK_SANDBOX_TOKEN_URL: emu.tokenUrl,
@@ -46,25 +42,17 @@ function envOf(who: { login: string; password: string }): Record<string, string>
     DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
     DONATION_DESK_POLL_MIN_MS: '500',
     DONATION_DESK_POLL_MAX_MS: '2000',
-    DONATION_DESK_DATABASE_URL: cluster.url(who.login, who.password),
+    DONATION_DESK_DATABASE_URL: cluster.urlOf(who),
   };
 }
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  cluster = await startPgCluster();
+  cluster = await startTeamCluster();
   // Ten minutes of the service's life per second: an upload is processed in a few seconds.
   emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 600, quiet: true });
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  try {
-    await initTeamDatabase(admin);
-    await admin.query("UPDATE desk.team_rule SET approval = 'never'");
-  } finally {
-    await admin.end();
-  }
-  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
-  await cluster.createLogin(DAVE.login, DAVE.password, ['desk_preparer']);
+  // Uploads go out at once: this is not about approvals.
+  await cluster.query("UPDATE desk.team_rule SET approval = 'never'");
 });
 
 test.afterAll(async () => {

@@ -117,18 +117,18 @@ export interface GiftRow {
   employee?: string;
 }
 
-/** A workspace of these gifts, uploaded and followed until its bulk is PROCESSED; returns the bulk id. */
-export async function uploadGifts(
-  s: Sandbox,
+/** A workspace of these gifts (row keys from `firstKey`, HEADERS and MAPPING); returns its id. */
+export async function giftsWorkspace(
   desk: Desk,
   gifts: GiftRow[],
-  firstKey = 1,
-  options: { reference?: boolean } = {},
+  options: { name?: string; firstKey?: number; reference?: boolean } = {},
 ): Promise<string> {
+  const name = options.name ?? 'Month gifts';
+  const firstKey = options.firstKey ?? 1;
   const meta = await desk.runtime.workspaces.create({
-    name: 'Month gifts',
+    name,
     source: {
-      fileName: 'gifts.xlsx',
+      fileName: `${name}.xlsx`,
       format: 'xlsx',
       sheet: 'Sheet1',
       headerRow: 1,
@@ -148,8 +148,30 @@ export async function uploadGifts(
       reference: { ...MAPPING.reference, enabled: options.reference ?? true },
     } as Record<string, unknown>,
   });
-  const started = await desk.call('upload.start', { workspaceId: meta.id });
+  return meta.id;
+}
+
+/** A workspace of these gifts, uploaded and followed until its bulk is PROCESSED; returns the bulk id. */
+export async function uploadGifts(
+  s: Sandbox,
+  desk: Desk,
+  gifts: GiftRow[],
+  firstKey = 1,
+  options: { reference?: boolean } = {},
+): Promise<string> {
+  const workspaceId = await giftsWorkspace(desk, gifts, { firstKey, ...options });
+  const started = await desk.call('upload.start', { workspaceId });
   return followUpload(s, desk, started.uploadId);
+}
+
+/** Follows an intent until the service has said PROCESSED or ERROR and the ledger knows its rows. */
+export async function driveToEnd(s: Sandbox, desk: Desk, intentId: string) {
+  for (let step = 0; step < 40; step++) {
+    const view = await desk.call('upload.refresh', { intentId });
+    if ((view.state === 'PROCESSED' || view.state === 'ERROR') && view.donations !== null) return view;
+    await s.emu.advance(60);
+  }
+  throw new Error('the intent did not end');
 }
 
 /** Follows an upload to PROCESSED with the service's clock advanced; returns its bulk id. */

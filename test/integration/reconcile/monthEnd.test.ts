@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  HEADERS,
+  driveToEnd as driveToEndOf,
   followUpload,
+  giftsWorkspace,
   openDesk,
   serviceFaults,
   startSandbox,
   type Desk,
   type GiftRow,
   type Sandbox,
-  MAPPING,
 } from './harness';
 
 let s: Sandbox;
@@ -25,39 +25,8 @@ afterEach(async () => {
   await s.close();
 });
 
-async function workspaceOf(gifts: GiftRow[]): Promise<string> {
-  const meta = await desk.runtime.workspaces.create({
-    name: 'November gifts',
-    source: {
-      fileName: 'gifts.xlsx',
-      format: 'xlsx',
-      sheet: 'Sheet1',
-      headerRow: 1,
-      headerRowCount: 1,
-      totalsRow: null,
-      skippedBlankRows: 0,
-      warnings: [],
-    },
-    headers: HEADERS,
-    rows: gifts.map((g, i) => ({
-      key: i + 1,
-      rowNumber: i + 2,
-      cells: [g.recipient, g.amount, g.currency, `E${i + 1}`],
-    })),
-    mapping: MAPPING as Record<string, unknown>,
-  });
-  return meta.id;
-}
-
-/** Follows an intent until the service has said PROCESSED or ERROR and the ledger knows its rows. */
-async function driveToEnd(intentId: string) {
-  for (let step = 0; step < 40; step++) {
-    const view = await desk.call('upload.refresh', { intentId });
-    if ((view.state === 'PROCESSED' || view.state === 'ERROR') && view.donations !== null) return view;
-    await s.emu.advance(60);
-  }
-  throw new Error('the intent did not end');
-}
+const workspaceOf = (gifts: GiftRow[]) => giftsWorkspace(desk, gifts, { name: 'November gifts' });
+const driveToEnd = (intentId: string) => driveToEndOf(s, desk, intentId);
 
 /** Moves the service's clock on and refreshes the way the Refresh button does, until nothing is open. */
 async function refreshUntilSettled(): Promise<void> {

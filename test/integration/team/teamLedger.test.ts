@@ -7,8 +7,8 @@ import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import type { MonthReport } from '../../../shared/contract/reconcileChannels';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import {
-  HEADERS,
-  MAPPING,
+  driveToEnd,
+  giftsWorkspace,
   openDesk,
   serviceFaults,
   startSandbox,
@@ -56,44 +56,12 @@ afterAll(async () => {
   if (daveDir) await rm(daveDir, { recursive: true, force: true });
 });
 
-async function workspaceOf(desk: Desk, name: string, gifts: GiftRow[]): Promise<string> {
-  const meta = await desk.runtime.workspaces.create({
-    name,
-    source: {
-      fileName: `${name}.xlsx`,
-      format: 'xlsx',
-      sheet: 'Sheet1',
-      headerRow: 1,
-      headerRowCount: 1,
-      totalsRow: null,
-      skippedBlankRows: 0,
-      warnings: [],
-    },
-    headers: HEADERS,
-    rows: gifts.map((g, i) => ({
-      key: i + 1,
-      rowNumber: i + 2,
-      cells: [g.recipient, g.amount, g.currency, g.employee ?? `E${i + 1}`],
-    })),
-    mapping: MAPPING as Record<string, unknown>,
-  });
-  return meta.id;
-}
-
-/** Follows an intent until the service has said PROCESSED or ERROR and the ledger knows its rows. */
-async function driveToEnd(desk: Desk, intentId: string) {
-  for (let step = 0; step < 40; step++) {
-    const view = await desk.call('upload.refresh', { intentId });
-    if ((view.state === 'PROCESSED' || view.state === 'ERROR') && view.donations !== null) return view;
-    await s.emu.advance(60);
-  }
-  throw new Error('the intent did not end');
-}
-
 async function send(desk: Desk, name: string, gifts: GiftRow[]) {
-  const started = await desk.call('upload.start', { workspaceId: await workspaceOf(desk, name, gifts) });
+  const started = await desk.call('upload.start', {
+    workspaceId: await giftsWorkspace(desk, gifts, { name }),
+  });
   const intentId = started.upload.intents.at(-1)?.intentId as string;
-  return { started, end: await driveToEnd(desk, intentId), intentId };
+  return { started, end: await driveToEnd(s, desk, intentId), intentId };
 }
 
 /** Moves the service's clock on and refreshes as the Refresh button does, on both computers. */
