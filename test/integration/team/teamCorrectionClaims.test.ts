@@ -7,16 +7,9 @@ import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import { environmentKeyOf } from '../../../electron/services/team/teamUploads';
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
-import {
-  expectFailure,
-  openDesk,
-  serviceFaults,
-  startSandbox,
-  uploadGifts,
-  type Desk,
-  type Sandbox,
-} from '../reconcile/harness';
+import type { TeamCluster } from '../../support/teamCluster';
+import { expectFailure, serviceFaults, uploadGifts, type Desk, type Sandbox } from '../reconcile/harness';
+import { startTwoDesks, type TwoDesks } from './twoDesks';
 import { runCliInProcess } from '../cliInProcess';
 
 /*
@@ -27,11 +20,11 @@ import { runCliInProcess } from '../cliInProcess';
  * donation is finished with the replacement's id.
  */
 
+let desks: TwoDesks;
 let s: Sandbox;
 let team: TeamCluster;
 let carol: PgTeamDatabase;
 let bob: PgTeamDatabase;
-let daveDir: string;
 let alice: Desk;
 let dave: Desk;
 let bulkId: string;
@@ -39,14 +32,10 @@ let declined: DonationView[];
 let cliDir: string;
 
 beforeAll(async () => {
-  [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
-  carol = new PgTeamDatabase({ url: team.urlOf('carol') });
+  desks = await startTwoDesks();
+  ({ s, team, carol, alice, dave } = desks);
   bob = new PgTeamDatabase({ url: team.urlOf('bob') });
-  await carol.setRule({ approval: 'never', thresholds: {} });
-  daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
   cliDir = await mkdtemp(join(tmpdir(), 'dd-corrections-cli-'));
-  alice = await openDesk(s, { env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
-  dave = await openDesk(s, { dataDir: daveDir, env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') } });
   bulkId = await uploadGifts(
     s,
     alice,
@@ -72,13 +61,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await alice?.runtime.close();
-  await dave?.runtime.close();
-  await carol?.close();
+  await desks?.close();
   await bob?.close();
-  await team?.stop();
-  await s?.close();
-  if (daveDir) await rm(daveDir, { recursive: true, force: true });
   if (cliDir) {
     closeDatabase(join(cliDir, 'data'));
     await rm(cliDir, { recursive: true, force: true });

@@ -2,19 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import type { TeamCluster } from '../../support/teamCluster';
 import {
   expectFailure,
   followUpload,
   openDesk,
   serviceFaults,
-  startSandbox,
   uploadGifts,
   type Desk,
   type Sandbox,
 } from '../reconcile/harness';
+import { startTwoDesks, type TwoDesks } from './twoDesks';
 
 /*
  * Two colleagues, two data folders ("laptops"), one team database and one service account: each
@@ -22,22 +21,16 @@ import {
  * correction of the same declined donation (a second replacement would pay the gift twice).
  */
 
+let desks: TwoDesks;
 let s: Sandbox;
 let team: TeamCluster;
-let carol: PgTeamDatabase;
-let daveDir: string;
 let alice: Desk;
 let dave: Desk;
 let bulkId: string;
 
 beforeAll(async () => {
-  [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
-  carol = new PgTeamDatabase({ url: team.urlOf('carol') });
-  // Uploads go out at once: this test is about corrections, not approvals.
-  await carol.setRule({ approval: 'never', thresholds: {} });
-  daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
-  alice = await openDesk(s, { env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
-  dave = await openDesk(s, { dataDir: daveDir, env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') } });
+  desks = await startTwoDesks();
+  ({ s, team, alice, dave } = desks);
   bulkId = await uploadGifts(s, alice, [
     { recipient: s.good[0] as string, amount: '10.00', currency: 'USD' },
     { recipient: s.unknownCause, amount: '12.34', currency: 'USD' },
@@ -52,12 +45,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await alice?.runtime.close();
-  await dave?.runtime.close();
-  await carol?.close();
-  await team?.stop();
-  await s?.close();
-  if (daveDir) await rm(daveDir, { recursive: true, force: true });
+  await desks?.close();
 });
 
 async function declinedOf(desk: Desk): Promise<DonationView[]> {

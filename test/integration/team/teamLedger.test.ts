@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import type { MonthReport } from '../../../shared/contract/reconcileChannels';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
+import type { TeamCluster } from '../../support/teamCluster';
 import {
   driveToEnd,
   giftsWorkspace,
-  openDesk,
   serviceFaults,
-  startSandbox,
   type Desk,
   type GiftRow,
   type Sandbox,
 } from '../reconcile/harness';
+import { startTwoDesks, type TwoDesks } from './twoDesks';
 
 /*
  * The shared ledger: alice sends the month from her laptop, dave reconciles on his. Two data folders,
@@ -25,35 +21,21 @@ import {
  * (a single donation, a correction) is counted on both.
  */
 
+let desks: TwoDesks;
 let s: Sandbox;
 let team: TeamCluster;
 let carol: PgTeamDatabase;
-let daveDir: string;
 let alice: Desk;
 let dave: Desk;
 let month: string;
 
 beforeAll(async () => {
-  [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
-  carol = new PgTeamDatabase({ url: team.urlOf('carol') });
-  // Sent at once: this test is about the ledger, not approvals.
-  await carol.setRule({ approval: 'never', thresholds: {} });
-  daveDir = await mkdtemp(join(tmpdir(), 'dd-dave-'));
-  alice = await openDesk(s, { custom: true, env: { DONATION_DESK_DATABASE_URL: team.urlOf('alice') } });
-  dave = await openDesk(s, {
-    custom: true,
-    dataDir: daveDir,
-    env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') },
-  });
+  desks = await startTwoDesks({ custom: true });
+  ({ s, team, carol, alice, dave } = desks);
 }, 120_000);
 
 afterAll(async () => {
-  await alice?.runtime.close();
-  await dave?.runtime.close();
-  await carol?.close();
-  await team?.stop();
-  await s?.close();
-  if (daveDir) await rm(daveDir, { recursive: true, force: true });
+  await desks?.close();
 });
 
 async function send(desk: Desk, name: string, gifts: GiftRow[]) {
@@ -277,20 +259,12 @@ describe('one ledger for the team', () => {
     await dave.runtime.close();
     // Same server, but the login is refused (as good as unreachable for this test): nothing is read.
     const refused = team.urlOf('dave').replace('dave-password', 'not-the-password');
-    dave = await openDesk(s, {
-      custom: true,
-      dataDir: daveDir,
-      env: { DONATION_DESK_DATABASE_URL: refused },
-    });
+    dave = await desks.reopenDave(refused);
     const after = await dave.call('donations.page', { offset: 0, limit: 100 });
     expect(after.total).toBe(before.total);
     expect((await dave.call('donations.summary', {})).uploads.map((u) => u.uploadId)).toEqual(uploadsBefore);
     await dave.runtime.close();
-    dave = await openDesk(s, {
-      custom: true,
-      dataDir: daveDir,
-      env: { DONATION_DESK_DATABASE_URL: team.urlOf('dave') },
-    });
+    dave = await desks.reopenDave();
   }, 60_000);
 
   it('writes the shared ledger only through the desk’s functions, as the login that sent the upload', async () => {
