@@ -72,6 +72,22 @@ describe('one ledger for the team', () => {
     ]);
     expect(end.state).toBe('PROCESSED');
     month = started.upload.createdAt.slice(0, 7);
+    // Recorded for the team as it moved, by the upload services (no refresh on alice's computer yet).
+    const { rows } = await team.query<{ bulk_id: string; state: string; sent_by: string; taken: unknown }>(
+      'SELECT bulk_id, state, sent_by, taken_totals AS taken FROM desk.sent_bulk WHERE upload_id = $1',
+      [started.upload.uploadId],
+    );
+    expect(rows).toEqual([
+      {
+        bulk_id: end.serviceId,
+        state: 'PROCESSED',
+        sent_by: 'alice',
+        taken: [
+          { currencyCode: 'USD', count: 3, amount: 1000 + 2550 + 1234 },
+          { currencyCode: 'EUR', count: 1, amount: 10000 },
+        ],
+      },
+    ]);
 
     // Before: dave's computer knows nothing of it.
     expect((await dave.call('donations.page', { offset: 0, limit: 50 })).total).toBe(0);
