@@ -115,6 +115,7 @@ describe('monthReportSheets', () => {
     expect(col(2, 'Accepted, not yet decided (minor units)')).toBe(999);
     expect(col(2, 'Initiated or later (minor units)')).toBe(3050);
     expect(col(2, 'Bulks')).toBe('b1, b2');
+    expect(col(1, 'Sent from another computer by')).toBeNull();
     // Whole-upload figures once per upload, so summing the column stays right.
     expect([col(1, 'Declined, open (whole upload)'), col(2, 'Declined, open (whole upload)')]).toEqual([
       1,
@@ -143,5 +144,17 @@ describe('monthReportSheets', () => {
     const book = XLSX.read(bytes);
     const [line] = XLSX.utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Summary as XLSX.WorkSheet);
     expect(line).toMatchObject({ Currency: 'USD', 'Submitted (count)': 4, 'Paid (minor units)': 3050 });
+  });
+});
+
+describe('a colleague’s upload in the month-end workbook', () => {
+  it('names who sent it and from which computer (team mode)', () => {
+    const [, uploads] = monthReportSheets({
+      ...report,
+      uploads: [upload({ sentElsewhere: { by: 'alice', computer: 'alice-laptop' } })],
+    });
+    const rows = uploads?.rows ?? [];
+    const at = (label: string) => rows[1]?.[(rows[0] as string[]).indexOf(label)];
+    expect(at('Sent from another computer by')).toBe('alice (alice-laptop)');
   });
 });

@@ -165,6 +165,7 @@ export function monthReportSheets(report: MonthReport): ReportSheet[] {
       'Upload',
       'Workspace',
       'Created',
+      'Sent from another computer by',
       'Bulks',
       'Currency',
       ...UPLOAD_FIGURES.flatMap(({ label }) => pair(label)),
@@ -183,6 +184,10 @@ export function monthReportSheets(report: MonthReport): ReportSheet[] {
         u.uploadId,
         u.workspaceName,
         u.createdAt,
+        // Team mode: a colleague's upload (its rows are on their computer); empty for this computer's.
+        u.sentElsewhere
+          ? `${u.sentElsewhere.by}${u.sentElsewhere.computer ? ` (${u.sentElsewhere.computer})` : ''}`
+          : null,
         u.bulkIds.join(', '),
         row ? row.currencyCode : null,
         ...UPLOAD_FIGURES.flatMap(({ key }) => (row ? [row[key].count, row[key].amount] : [null, null])),
