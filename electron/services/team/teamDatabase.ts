@@ -343,10 +343,11 @@ export class PgTeamDatabase implements TeamDatabase {
   async setRule(rule: TeamRule): Promise<void> {
     try {
       if (rule.sender) {
-        await this.query(
-          'UPDATE desk.team_rule SET approval = $1, thresholds = $2, sender = $3 WHERE id',
-          [rule.approval, JSON.stringify(rule.thresholds), rule.sender],
-        );
+        await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2, sender = $3 WHERE id', [
+          rule.approval,
+          JSON.stringify(rule.thresholds),
+          rule.sender,
+        ]);
       } else {
         await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2 WHERE id', [
           rule.approval,
@@ -492,10 +493,11 @@ export class PgTeamDatabase implements TeamDatabase {
   }
 
   async storeUploadFile(uploadId: string, part: number, bytes: Uint8Array): Promise<string> {
-    const rows = await this.query<{ sha256: string }>(
-      'SELECT desk.store_upload_file($1, $2, $3) AS sha256',
-      [uploadId, part, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
-    );
+    const rows = await this.query<{ sha256: string }>('SELECT desk.store_upload_file($1, $2, $3) AS sha256', [
+      uploadId,
+      part,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    ]);
     return rows[0]!.sha256;
   }
 
@@ -510,7 +512,7 @@ export class PgTeamDatabase implements TeamDatabase {
       if (sqlstateOf(e) === '42501') {
         throw new DeskFailure(
           'TEAM_REFUSED',
-          "Only the approver who approved an upload may fetch its file to send it.",
+          'Only the approver who approved an upload may fetch its file to send it.',
           (e as DeskFailure).details,
         );
       }

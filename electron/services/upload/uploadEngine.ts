@@ -786,7 +786,9 @@ export class UploadEngine {
     const parts: LedgerPart[] = [];
     let key = 0;
     for (const f of files) {
-      const body = JSON.parse(await gunzipText(f.bytes)) as { data: Array<{ attributes: DonationAttributes }> };
+      const body = JSON.parse(await gunzipText(f.bytes)) as {
+        data: Array<{ attributes: DonationAttributes }>;
+      };
       const donations = body.data.map((d) => d.attributes);
       const file = join('files', `${known.id}-${f.part}.json.gz`);
       await writeFileAtomic(join(this.ctx.ledger.dir, file), f.bytes);

@@ -71,7 +71,9 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
           sentElsewhere:
             group.approval.sendsHere === false
               ? {
-                  by: group.approval.sentBy ?? (group.approval.sender === 'approver' ? group.approval.decidedBy : null),
+                  by:
+                    group.approval.sentBy ??
+                    (group.approval.sender === 'approver' ? group.approval.decidedBy : null),
                   computer: group.approval.sentFrom ?? null,
                 }
               : null,
