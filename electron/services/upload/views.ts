@@ -69,7 +69,8 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
           reason: group.approval.reason,
           sender: group.approval.sender ?? 'preparer',
           sentElsewhere:
-            group.approval.sendsHere === false
+            group.approval.sendsHere === false &&
+            (group.approval.state === 'sent' || group.approval.state === 'approved')
               ? {
                   by:
                     group.approval.sentBy ??
