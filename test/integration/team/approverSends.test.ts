@@ -9,6 +9,7 @@ import {
   MAPPING,
   followUpload,
   openDesk,
+  serviceFaults,
   startSandbox,
   type Desk,
   type GiftRow,
@@ -228,4 +229,60 @@ describe('the approver sends', () => {
     expect(hers?.intents).toHaveLength(1);
     expect(await donationsAtService()).toHaveLength(4);
   }, 120_000);
+
+  it('ties bob’s bulk to alice’s rows: a bulk that ends in ERROR is repaired from her workspace, sent by bob again', async () => {
+    await serviceFaults(s, { partialExtractionFailure: { afterDonations: 1 } });
+    const started = await alice.call('upload.start', {
+      workspaceId: await workspaceOf(alice, 'January gifts', [
+        { recipient: s.good[0] as string, amount: '11.00', currency: 'USD' },
+        { recipient: s.good[1] as string, amount: '22.00', currency: 'USD' },
+      ]),
+    });
+    let bulkId: string;
+    try {
+      const record = await bob.runtime.team.current()!.upload(started.uploadId);
+      await bob.call('approvals.decide', {
+        uploadId: started.uploadId,
+        decision: 'approve',
+        fileSha256: record!.fileSha256,
+      });
+      bulkId = (await bob.call('upload.list', {})).find((u) => u.uploadId === started.uploadId)!.intents[0]!
+        .intentId;
+      for (let step = 0; step < 30; step++) {
+        const view = await bob.call('upload.refresh', { intentId: bulkId });
+        if (view.state === 'ERROR' && view.donations !== null) break;
+        await s.emu.advance(60);
+      }
+    } finally {
+      await serviceFaults(s, { partialExtractionFailure: null });
+    }
+    expect(await donationsAtService()).toHaveLength(5);
+
+    // Alice's computer adopts the bulk and learns, from her own copy of the file, which row got a donation.
+    await alice.runtime.resumeUploads();
+    const adopted = await alice.call('upload.refresh', { intentId: bulkId });
+    expect(adopted).toMatchObject({ state: 'ERROR', donations: 1, uploadId: started.uploadId });
+    const errors = await alice.call('upload.errors', { intentId: bulkId });
+    expect(errors.issues.length).toBeGreaterThan(0);
+    // Reconcile on her computer ties the upload to her workspace's rows.
+    await alice.call('donations.refresh', {});
+    const summary = (await alice.call('donations.summary', {})).uploads.find(
+      (u) => u.uploadId === started.uploadId,
+    );
+    expect(summary?.sentElsewhere ?? null).toBeNull();
+
+    // The repair: the row with no donation, from her workspace, as a new upload that bob approves and sends.
+    const resent = await alice.call('upload.resend', { intentId: bulkId });
+    expect(resent.upload).toMatchObject({ state: 'waiting-approval', rows: 1 });
+    const record = await bob.runtime.team.current()!.upload(resent.uploadId);
+    await bob.call('approvals.decide', {
+      uploadId: resent.uploadId,
+      decision: 'approve',
+      fileSha256: record!.fileSha256,
+    });
+    await followUpload(s, bob, resent.uploadId);
+    expect(await donationsAtService()).toHaveLength(6);
+    await alice.runtime.resumeUploads();
+    expect(await donationsAtService()).toHaveLength(6);
+  }, 180_000);
 });
