@@ -226,6 +226,12 @@ export class UploadEngine {
   private async rowsToResend(intentId: string): Promise<{ failed: LedgerIntent; wanted: Set<number> }> {
     let failed = this.intentOrThrow(intentId);
     const group = this.ctx.ledger.group(failed.groupId) as LedgerGroup;
+    if (group.workspaceId === '') {
+      throw new DeskFailure(
+        'NOT_HERE',
+        `Bulk ${intentId} was sent from this computer for ${group.approval?.preparer ?? 'a colleague'}, whose workspace holds its rows: they fix and send them again from their computer.`,
+      );
+    }
     if (failed.state !== 'ERROR' && failed.serviceId) {
       failed = await applyRemote(this.ctx, failed, await this.ctx.client.getIntent(failed.serviceId));
     }

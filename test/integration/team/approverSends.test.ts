@@ -270,6 +270,17 @@ describe('the approver sends', () => {
       (u) => u.uploadId === started.uploadId,
     );
     expect(summary?.sentElsewhere ?? null).toBeNull();
+    expect((await alice.call('donations.page', { offset: 0, limit: 50 })).total).toBe(5);
+
+    // Bob's computer has no workspace for it: the repair is hers, and his Reconcile still lists the donations.
+    const notHere = await bob.call('upload.resend', { intentId: bulkId }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(notHere?.message).toMatch(/fix and send them again from their computer/);
+    await bob.call('donations.refresh', {});
+    const onBob = await bob.call('donations.page', { offset: 0, limit: 50 });
+    expect(onBob.total).toBe(5);
 
     // The repair: the row with no donation, from her workspace, as a new upload that bob approves and sends.
     const resent = await alice.call('upload.resend', { intentId: bulkId });

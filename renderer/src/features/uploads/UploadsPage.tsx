@@ -295,10 +295,16 @@ export default function UploadsPage() {
                       </TableCell>
                       <TableCell>
                         <Stack spacing={1}>
-                          {i.state === 'ERROR' && !i.correctedByUpload && (
+                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
                             <Button size="small" onClick={() => repair(i)}>
                               Fix the rows
                             </Button>
+                          )}
+                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
+                            <Typography variant="body2" data-testid="repair-elsewhere">
+                              Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from their
+                              workspace, on their computer.
+                            </Typography>
                           )}
                           {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
                             <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
