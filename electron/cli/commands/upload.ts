@@ -389,14 +389,17 @@ registerCommand('resume', {
   summary: 'Finish what an interrupted run left: send unsent files, follow open bulk intents.',
   usage: `donation-desk resume [--wait] [--json]
 Team mode: sends uploads an approver has approved; those still waiting stay unsent (with --wait, it
-waits for their decision too).
+waits for their decision too). When the team's rule says the approver sends, the approver's resume
+sends the uploads they approved (the files their preparers' computers stored), and the preparer's
+resume sends nothing: it follows the bulks the approver's computer sent.
 Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR or was
 stopped (rejected, approval void); 3 the service or the team database could not be reached;
 4 some upload still waits for approval.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const desk = await ctx.runtime();
-    if (!parsed.values.wait) await desk.resumeUploads();
+    // One pass first, awaited: it also takes over uploads this login approved and is to send.
+    await desk.resumeUploads();
     const uploads = parsed.values.wait
       ? await waitForUploads(ctx, desk, null)
       : await call(desk, 'upload.list', {});
