@@ -55,6 +55,8 @@ export class UploadEngine {
   private readonly gateProblems = new Map<string, string>();
   /** Team mode: corrections of ended uploads already given back (or found not held), this run. */
   private readonly settledClaims = new Set<string>();
+  /** Team mode: uploads whose files this run stored for the approver who sends them. */
+  private readonly filesStored = new Set<string>();
   private closed = false;
 
   constructor(private readonly ctx: UploadContext) {
@@ -617,7 +619,11 @@ export class UploadEngine {
       }
       // Sent by another login or computer (mark_sent answers only the one that sent it), or to be
       // sent by the approver: this computer follows what they sent and never sends it itself.
-      if (known.state === 'sent' || (known.sender === 'approver' && known.state === 'approved')) {
+      // (The approver's own copy of an upload it sends says sendsHere: true and waits like any other.)
+      if (
+        known.state === 'sent' ||
+        (known.sender === 'approver' && known.state === 'approved' && approval.sendsHere !== true)
+      ) {
         await this.noteTeamState(this.ctx.ledger.group(group.id) ?? group, known, false);
         return this.sentElsewhere(team, this.ctx.ledger.group(group.id) ?? group, known);
       }
@@ -699,8 +705,12 @@ export class UploadEngine {
     }
   }
 
-  /** The approver sends it: each part's exact gzip file goes to the team database (idempotent). */
+  /**
+   * The approver sends it: each part's exact gzip file goes to the team database (idempotent; once
+   * per run, not at every look while it waits).
+   */
   private async storeFiles(team: TeamDatabase, group: LedgerGroup): Promise<void> {
+    if (this.filesStored.has(group.id)) return;
     for (const part of group.parts) {
       const bytes = await readFile(join(this.ctx.ledger.dir, part.file));
       if (sha256(bytes) !== part.fileHash) {
@@ -711,6 +721,7 @@ export class UploadEngine {
       }
       await this.teamCall(() => team.storeUploadFile(group.id, part.index, bytes));
     }
+    this.filesStored.add(group.id);
   }
 
   /**
