@@ -219,10 +219,20 @@ export default function UploadsPage() {
       {uploads?.map((u) => {
         // A rejected upload whose rejected files were all sent again needs nothing more.
         const rejected = u.intents.filter((i) => i.state === 'ERROR');
+        const elsewhere = u.approval?.sentElsewhere;
         const state =
           u.state === 'error' && rejected.length > 0 && rejected.every((i) => i.correctedByUpload)
             ? correctedLabel
-            : uploadStateLabels[u.state];
+            : elsewhere && u.state === 'sending'
+              ? // Sent, or to be sent, by another computer whose bulks this one has not seen yet.
+                {
+                  label:
+                    u.approval?.state === 'sent'
+                      ? `Sent by ${elsewhere.by ?? 'a colleague'}`
+                      : `${elsewhere.by ?? 'The approver'} sends it`,
+                  color: 'default' as const,
+                }
+              : uploadStateLabels[u.state];
         return (
           <Paper
             key={u.uploadId}
