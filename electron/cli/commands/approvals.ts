@@ -43,7 +43,12 @@ function describe(u: TeamUpload): string {
   const decided = u.decidedBy
     ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}`
     : '';
-  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}`;
+  const sender = u.sentBy
+    ? `; sent by ${u.sentBy}${u.sentFrom ? ` from ${u.sentFrom}` : ''}`
+    : u.state === 'waiting' || u.state === 'approved'
+      ? `; sent by the ${u.sender === 'approver' ? 'approver' : 'preparer'}`
+      : '';
+  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}${sender}`;
 }
 
 function refusal(ctx: CliContext, e: unknown): number {

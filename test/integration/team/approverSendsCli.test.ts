@@ -68,6 +68,8 @@ describe('the approver sends, from the command line', () => {
     expect(up.err).toMatch(/the approver’s computer sends it/);
     const uploadId = (JSON.parse(up.out) as { uploadId: string }).uploadId;
 
+    const listed = await as('bob', ['approvals']);
+    expect(listed.out).toMatch(new RegExp(`${uploadId} +waiting .*; sent by the approver`));
     const approved = await as('bob', ['approve', uploadId, '--wait']);
     expect(approved.code, approved.err).toBe(0);
     expect(approved.out).toMatch(/The team's rule says the approver sends it: sending it from this computer/);
