@@ -13,7 +13,7 @@ import type { LedgerApproval, LedgerGroup, LedgerIntent, LedgerPart } from '../l
 import { SENT_STATES } from '../ledger/ledgerSchema';
 import type { SentElsewhere, TeamDatabase, TeamUpload } from '../team/teamTypes';
 import { bulkFileSha256, environmentKeyOf, reviewFacts, totalsOverParts } from '../team/teamUploads';
-import { fingerprintDonation, type DonationAttributes } from '../../../shared/donation';
+import { bulkFileSchema, fingerprintDonation, type DonationAttributes } from '../../../shared/donation';
 import { gunzipText, gzipBulkFile, sha256 } from './compress';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, applyRemote, needsFollowing } from './follower';
@@ -803,10 +803,16 @@ export class UploadEngine {
     const parts: LedgerPart[] = [];
     let key = 0;
     for (const f of files) {
-      const body = JSON.parse(await gunzipText(f.bytes)) as {
-        data: Array<{ attributes: DonationAttributes }>;
-      };
-      const donations = body.data.map((d) => d.attributes);
+      // A colleague's file, though the very one approved: read as any file from outside, checked.
+      let donations: DonationAttributes[];
+      try {
+        donations = bulkFileSchema.parse(JSON.parse(await gunzipText(f.bytes))).data.map((d) => d.attributes);
+      } catch {
+        throw new DeskFailure(
+          'FILE_MISMATCH',
+          `Part ${f.part + 1} of upload ${known.id} is not a bulk file Donation Desk can read, so it is not sent. Reject it and ask ${known.preparer} to upload the workspace again.`,
+        );
+      }
       const file = join('files', `${known.id}-${f.part}.json.gz`);
       await writeFileAtomic(join(this.ctx.ledger.dir, file), f.bytes);
       const rowKeys = donations.map(() => ++key);
