@@ -23,6 +23,7 @@ import { auditedServices, createAuditServices, osIdentity, type AuditTrail } fro
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
+import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
 
 export interface DeskRuntime {
@@ -39,6 +40,8 @@ export interface DeskRuntime {
   pushAudit(): Promise<number>;
   /** Sends what can be sent now (approved uploads in team mode) and resolves after that pass. */
   resumeUploads(): Promise<void>;
+  /** Team mode, the approver sends: sends an upload this login approved (see UploadServices). */
+  sendApproved(uploadId: string): Promise<{ uploadId: string; upload: UploadView; problems: string[] }>;
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -162,6 +165,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     platform,
     pollMs: Number(env.DONATION_DESK_APPROVALS_POLL_MS) || 30_000,
+    sendApproved: (uploadId) => upload.sendApproved(uploadId),
   });
 
   // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
@@ -280,6 +284,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     audit: audit.trail,
     team,
     resumeUploads: () => upload.resumeNow(),
+    sendApproved: (uploadId) => upload.sendApproved(uploadId),
     pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
     close: async () => {
       teamServices.close();

@@ -106,6 +106,8 @@ export const teamStatusSchema = z.discriminatedUnion('mode', [
       .object({
         approval: z.enum(['always', 'above', 'never']),
         thresholds: z.record(z.string(), z.number().int().nonnegative()),
+        /** Who sends an approved upload: its preparer's computer or the approver's (absent: preparer). */
+        sender: z.enum(['preparer', 'approver']).optional(),
       })
       .nullable(),
     /** Whether the server is on this computer (loopback or a socket): plaintext there crosses no network. */
@@ -135,6 +137,10 @@ export const approvalSummarySchema = z.object({
   decidedBy: z.string().nullable(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Who sends it once approved (the team's rule when it was submitted). */
+  sender: z.enum(['preparer', 'approver']).default('preparer'),
+  sentBy: z.string().nullable().default(null),
+  sentFrom: z.string().nullable().default(null),
 });
 export type ApprovalSummary = z.infer<typeof approvalSummarySchema>;
 
@@ -199,6 +205,15 @@ export const teamChannels = {
         reason: z.string().trim().max(2000).optional(),
       })
       .strict(),
-    response: approvalSummarySchema,
+    /**
+     * When the approver sends (the upload's sender), approving also sends it from this computer:
+     * `sending` says what became of that (null when nothing was sent from here).
+     */
+    response: approvalSummarySchema.extend({
+      sending: z
+        .object({ state: z.string(), problems: z.array(z.string()) })
+        .nullable()
+        .default(null),
+    }),
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

@@ -84,6 +84,13 @@ export const uploadApprovalSchema = z.object({
   decidedBy: z.string().nullable(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Who sends it once approved: the preparer's computer, or the approver's (the team's rule). */
+  sender: z.enum(['preparer', 'approver']).default('preparer'),
+  /** Sent (or to be sent) from another computer of the team: this one never sends it. */
+  sentElsewhere: z
+    .object({ by: z.string().nullable(), computer: z.string().nullable() })
+    .nullable()
+    .default(null),
 });
 export type UploadApproval = z.infer<typeof uploadApprovalSchema>;
 

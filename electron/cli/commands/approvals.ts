@@ -3,6 +3,7 @@ import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
 import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { printUploads, uploadExit, waitForUploads } from './upload';
 
 /*
  * Maker-checker from the command line: the team's uploads waiting for approval, and an approver's
@@ -42,7 +43,12 @@ function describe(u: TeamUpload): string {
   const decided = u.decidedBy
     ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}`
     : '';
-  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}`;
+  const sender = u.sentBy
+    ? `; sent by ${u.sentBy}${u.sentFrom ? ` from ${u.sentFrom}` : ''}`
+    : u.state === 'waiting' || u.state === 'approved'
+      ? `; sent by the ${u.sender === 'approver' ? 'approver' : 'preparer'}`
+      : '';
+  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}${sender}`;
 }
 
 function refusal(ctx: CliContext, e: unknown): number {
@@ -60,7 +66,7 @@ function refusal(ctx: CliContext, e: unknown): number {
 }
 
 async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
-  const parsed = commandArgs(ctx, { reason: { type: 'string' } });
+  const parsed = commandArgs(ctx, { reason: { type: 'string' }, wait: { type: 'boolean' } });
   const id = parsed.positionals[0];
   const reason = parsed.values.reason?.trim() || null;
   if (!id || parsed.positionals.length > 1) {
@@ -92,6 +98,9 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   } catch (e) {
     return refusal(ctx, e);
   }
+  if (decided.state === 'approved' && decided.sender === 'approver') {
+    return sendAfterApproval(ctx, found.desk, decided, parsed.values.wait === true);
+  }
   if (ctx.json) ctx.io.out(JSON.stringify(decided, null, 2));
   else {
     ctx.io.out(
@@ -103,14 +112,53 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   return EXIT.ok;
 }
 
+/**
+ * The team's rule says the approver sends: this computer fetches the exact file the preparer's
+ * computer stored (its SHA-256 checked against the one just approved), sends it and, with --wait,
+ * follows it to the end. The approval stands whatever happens here: `resume` finishes the sending.
+ */
+async function sendAfterApproval(
+  ctx: CliContext,
+  desk: DeskRuntime,
+  decided: TeamUpload,
+  wait: boolean,
+): Promise<number> {
+  const id = decided.id;
+  if (!ctx.json) {
+    ctx.io.out(
+      `Approved upload ${id} (file SHA-256 ${decided.fileSha256}): ${count(decided.rows, 'row')}, ${money(decided.totals)}. The team's rule says the approver sends it: sending it from this computer.`,
+    );
+  }
+  let problems: string[];
+  try {
+    problems = (await desk.sendApproved(id)).problems;
+  } catch (e) {
+    ctx.io.err(
+      `Approved, but not sent yet: ${e instanceof Error ? e.message : String(e)} Run donation-desk resume on this computer to send it.`,
+    );
+    return e instanceof DeskFailure && UNREACHABLE.has(e.code) ? EXIT.service : EXIT.problems;
+  }
+  for (const p of problems) ctx.io.err(p);
+  const uploads = wait
+    ? await waitForUploads(ctx, desk, [id])
+    : (await desk.services['upload.list']({}, { transport: 'cli' })).filter((u) => u.uploadId === id);
+  printUploads(ctx, uploads, ctx.json ? { approval: decided } : {});
+  return uploadExit(uploads, wait);
+}
+
 registerCommand('approve', {
   summary: 'Team mode: approve an upload waiting for approval (not your own).',
-  usage: `donation-desk approve UPLOAD_ID [--reason R] [--json]
+  usage: `donation-desk approve UPLOAD_ID [--reason R] [--wait] [--json]
 
 Approves exactly the bulk file the team's record of the upload shows (its SHA-256): an upload edited
 since is void and cannot be approved. The preparer may not approve their own upload, and only a login
 with the desk_approver role may approve: the team database enforces both.
-${DECISION_EXITS}`,
+When the team's rule says the approver sends, this computer then sends it (the exact file its
+preparer's computer stored, SHA-256 checked) and --wait follows it until the service has processed
+it; after an interruption, donation-desk resume on this computer finishes sending it.
+${DECISION_EXITS}
+When it is sent from here, the exit codes are those of donation-desk upload (1: a part ended in ERROR
+or was stopped; 3: the service could not be reached).`,
   run: (ctx) => decide(ctx, 'approve'),
 });
 

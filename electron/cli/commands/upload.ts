@@ -69,7 +69,7 @@ function waitStep(ctx: CliContext): number {
 const FINAL = new Set(['PROCESSED', 'ERROR', 'abandoned']);
 
 /** Polls every intent of the given uploads (or all) until each has a final state; returns the uploads. */
-async function waitForUploads(
+export async function waitForUploads(
   ctx: CliContext,
   desk: DeskRuntime,
   uploadIds: string[] | null,
@@ -114,7 +114,11 @@ function describeIntent(i: IntentView): string {
   return `  ${i.intentId}  part ${i.part + 1}/${i.parts}  ${i.state.padEnd(10)} ${count(i.rows, 'row')}${counts ? ` (${counts})` : ''}`;
 }
 
-function printUploads(ctx: CliContext, uploads: UploadView[], extra: Record<string, unknown> = {}): void {
+export function printUploads(
+  ctx: CliContext,
+  uploads: UploadView[],
+  extra: Record<string, unknown> = {},
+): void {
   if (ctx.json) {
     ctx.io.out(
       JSON.stringify(uploads.length === 1 ? { ...uploads[0], ...extra } : { uploads, ...extra }, null, 2),
@@ -138,6 +142,15 @@ function approvalWords(u: UploadView): string {
   if (!a) return '';
   const by = a.decidedBy ? ` by ${a.decidedBy}` : '';
   const why = a.reason ? ` (${a.reason})` : '';
+  const elsewhere = a.sentElsewhere;
+  if (elsewhere && a.state === 'sent') {
+    return `Approval: approved${by}${why}; sent by ${elsewhere.by ?? 'a colleague'}${elsewhere.computer ? ` from ${elsewhere.computer}` : ''}, not from this computer.`;
+  }
+  if (a.sender === 'approver' && (a.state === 'waiting' || a.state === 'approved')) {
+    return a.state === 'waiting'
+      ? `Approval: waiting for an approver, who sends it from their computer once approved (prepared by ${a.preparer ?? 'you'}; file SHA-256 ${a.fileSha256}).`
+      : `Approval: approved${by}${why}; ${a.decidedBy ?? 'the approver'} sends it from their computer.`;
+  }
   switch (a.state) {
     case 'submitting':
       return 'Approval: not yet recorded by the team database.';
@@ -154,7 +167,7 @@ function approvalWords(u: UploadView): string {
   }
 }
 
-function uploadExit(uploads: UploadView[], waited: boolean): number {
+export function uploadExit(uploads: UploadView[], waited: boolean): number {
   if (uploads.some((u) => u.state === 'error' || u.state === 'stopped')) return EXIT.problems;
   if (uploads.some((u) => u.state === 'waiting-approval')) return EXIT.waitingForApproval;
   if (waited && uploads.some((u) => u.state !== 'processed')) return EXIT.service;
@@ -163,7 +176,11 @@ function uploadExit(uploads: UploadView[], waited: boolean): number {
 
 /** The words of exit code 4, for `upload` and `resume`. */
 function waitingWords(u: UploadView): string {
-  return `Waiting for approval: upload ${u.uploadId} of “${u.workspaceName}” (${count(u.rows, 'row')}) was recorded, built and hashed, and nothing was sent. An approver runs: donation-desk approve ${u.uploadId}. Once approved, this computer sends it (the app, or donation-desk resume).`;
+  const after =
+    u.approval?.sender === 'approver'
+      ? 'Once approved, the approver’s computer sends it; this one follows it (the app, or donation-desk resume).'
+      : 'Once approved, this computer sends it (the app, or donation-desk resume).';
+  return `Waiting for approval: upload ${u.uploadId} of “${u.workspaceName}” (${count(u.rows, 'row')}) was recorded, built and hashed, and nothing was sent. An approver runs: donation-desk approve ${u.uploadId}. ${after}`;
 }
 
 registerCommand('upload', {
@@ -372,14 +389,17 @@ registerCommand('resume', {
   summary: 'Finish what an interrupted run left: send unsent files, follow open bulk intents.',
   usage: `donation-desk resume [--wait] [--json]
 Team mode: sends uploads an approver has approved; those still waiting stay unsent (with --wait, it
-waits for their decision too).
+waits for their decision too). When the team's rule says the approver sends, the approver's resume
+sends the uploads they approved (the files their preparers' computers stored), and the preparer's
+resume sends nothing: it follows the bulks the approver's computer sent.
 Exit codes: 0 nothing left open (or, without --wait, resumed); 1 an upload ended in ERROR or was
 stopped (rejected, approval void); 3 the service or the team database could not be reached;
 4 some upload still waits for approval.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, { wait: { type: 'boolean' } });
     const desk = await ctx.runtime();
-    if (!parsed.values.wait) await desk.resumeUploads();
+    // One pass first, awaited: it also takes over uploads this login approved and is to send.
+    await desk.resumeUploads();
     const uploads = parsed.values.wait
       ? await waitForUploads(ctx, desk, null)
       : await call(desk, 'upload.list', {});

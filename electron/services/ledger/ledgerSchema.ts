@@ -34,6 +34,16 @@ export const ledgerApprovalSchema = z.object({
   decidedBy: z.string().nullable(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Who sends it, as the team's rule said at submission (absent in records before the choice). */
+  sender: z.enum(['preparer', 'approver']).optional(),
+  /**
+   * Whether this computer sends it: false on the preparer's computer when the approver sends it (or
+   * another computer already did), so it is never sent from here; absent means true.
+   */
+  sendsHere: z.boolean().optional(),
+  /** Who sent it and from which computer, once the team database says it was sent. */
+  sentBy: z.string().nullable().optional(),
+  sentFrom: z.string().nullable().optional(),
 });
 export type LedgerApproval = z.infer<typeof ledgerApprovalSchema>;
 

@@ -64,7 +64,7 @@ describe('who and the rule', () => {
   });
 
   it('lets only the admin change the rule; needsApproval follows it', async () => {
-    expect(await db('alice').rule()).toEqual({ approval: 'always', thresholds: {} });
+    expect(await db('alice').rule()).toEqual({ approval: 'always', thresholds: {}, sender: 'preparer' });
     const refused = await failure(db('bob').setRule({ approval: 'never', thresholds: {} }));
     expect(refused).toMatchObject({
       code: 'TEAM_REFUSED',
@@ -74,7 +74,11 @@ describe('who and the rule', () => {
     expect(bad.code).toBe('INVALID_INPUT');
 
     await db('carol').setRule({ approval: 'above', thresholds: { EUR: 10_000 } });
-    expect(await db('alice').rule()).toEqual({ approval: 'above', thresholds: { EUR: 10_000 } });
+    expect(await db('alice').rule()).toEqual({
+      approval: 'above',
+      thresholds: { EUR: 10_000 },
+      sender: 'preparer',
+    });
     expect(await db('alice').needsApproval([{ currencyCode: 'EUR', amount: 10_000, count: 1 }])).toBe(false);
     expect(await db('alice').needsApproval([{ currencyCode: 'EUR', amount: 10_001, count: 1 }])).toBe(true);
     expect(await db('alice').needsApproval([{ currencyCode: 'GBP', amount: 1, count: 1 }])).toBe(true);
@@ -189,9 +193,17 @@ describe('decisions, voids and sends', () => {
     await db('alice').submit(up);
     expect((await failure(db('alice').markSent(up.id, up.fileSha256))).message).toMatch(/still waiting/);
     await db('bob').decide(up.id, 'approve', up.fileSha256, 'checked the totals');
-    const sent = await db('bob').markSent(up.id, up.fileSha256);
-    expect(sent).toMatchObject({ state: 'sent', sentBy: 'bob', reason: 'checked the totals' });
+    // The rule said the preparer sends: the approver's computer may not.
+    expect((await failure(db('bob').markSent(up.id, up.fileSha256))).message).toMatch(
+      /alice, who prepared this upload, sends it/,
+    );
+    const sent = await db('alice').markSent(up.id, up.fileSha256);
+    expect(sent).toMatchObject({ state: 'sent', sentBy: 'alice', reason: 'checked the totals' });
     expect((await db('alice').markSent(up.id, up.fileSha256)).state).toBe('sent');
+    // Anyone else asking to send it again is told who sent it, and refused.
+    const again = await failure(db('bob').markSent(up.id, up.fileSha256));
+    expect(again).toMatchObject({ code: 'TEAM_REFUSED', details: { sqlstate: 'DD011' } });
+    expect(again.message).toMatch(/already sent by alice/);
     expect((await failure(db('alice').voidUpload(up.id, 'edited'))).message).toMatch(/already sent/);
 
     const other = newUpload();

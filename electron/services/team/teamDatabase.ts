@@ -23,7 +23,9 @@ import type {
   TeamDatabase,
   TeamRole,
   TeamRule,
+  TeamSender,
   TeamUpload,
+  TeamUploadFile,
   TeamUploadState,
   TeamWho,
 } from './teamTypes';
@@ -72,6 +74,21 @@ interface SentBulkRow {
   workspace_name: string;
 }
 
+const toTeamBulk = (r: SentBulkRow): TeamBulk => ({
+  environmentKey: r.environment_key,
+  bulkId: r.bulk_id,
+  uploadId: r.upload_id,
+  part: r.part,
+  uploadCreatedAt: r.upload_created_at.toISOString(),
+  partTotals: r.part_totals,
+  state: r.state,
+  takenTotals: r.taken_totals,
+  workspaceName: r.workspace_name,
+  sentBy: r.sent_by,
+  computer: r.computer,
+  updatedAt: r.updated_at.toISOString(),
+});
+
 interface UploadRow {
   id: string;
   workspace_name: string;
@@ -90,6 +107,8 @@ interface UploadRow {
   reason: string | null;
   sent_by: string | null;
   sent_at: Date | null;
+  sender: TeamSender;
+  sent_from: string | null;
 }
 
 interface ClaimRow {
@@ -158,6 +177,8 @@ function toUpload(row: UploadRow): TeamUpload {
     reason: row.reason,
     sentBy: row.sent_by,
     sentAt: iso(row.sent_at),
+    sender: row.sender ?? 'preparer',
+    sentFrom: row.sent_from ?? null,
   };
 }
 
@@ -311,18 +332,28 @@ export class PgTeamDatabase implements TeamDatabase {
   }
 
   async rule(): Promise<TeamRule> {
-    const rows = await this.query<{ approval: TeamRule['approval']; thresholds: Record<string, number> }>(
-      'SELECT approval, thresholds FROM desk.team_rule WHERE id',
-    );
-    return rows[0] ?? { approval: 'always', thresholds: {} };
+    const rows = await this.query<{
+      approval: TeamRule['approval'];
+      thresholds: Record<string, number>;
+      sender: TeamSender;
+    }>('SELECT approval, thresholds, sender FROM desk.team_rule WHERE id');
+    return rows[0] ?? { approval: 'always', thresholds: {}, sender: 'preparer' };
   }
 
   async setRule(rule: TeamRule): Promise<void> {
     try {
-      await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2 WHERE id', [
-        rule.approval,
-        JSON.stringify(rule.thresholds),
-      ]);
+      if (rule.sender) {
+        await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2, sender = $3 WHERE id', [
+          rule.approval,
+          JSON.stringify(rule.thresholds),
+          rule.sender,
+        ]);
+      } else {
+        await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2 WHERE id', [
+          rule.approval,
+          JSON.stringify(rule.thresholds),
+        ]);
+      }
     } catch (e) {
       if (sqlstateOf(e) === '42501') {
         throw new DeskFailure(
@@ -459,6 +490,52 @@ export class PgTeamDatabase implements TeamDatabase {
       this.computer,
     ]);
     return sent!;
+  }
+
+  async storeUploadFile(uploadId: string, part: number, bytes: Uint8Array): Promise<string> {
+    const rows = await this.query<{ sha256: string }>('SELECT desk.store_upload_file($1, $2, $3) AS sha256', [
+      uploadId,
+      part,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    ]);
+    return rows[0]!.sha256;
+  }
+
+  async fetchUploadFile(uploadId: string): Promise<TeamUploadFile[]> {
+    try {
+      const rows = await this.query<{ part: number; bytes: Buffer; sha256: string }>(
+        'SELECT part, bytes, sha256 FROM desk.fetch_upload_file($1, NULL)',
+        [uploadId],
+      );
+      return rows.map((r) => ({ part: r.part, bytes: r.bytes, sha256: r.sha256 }));
+    } catch (e) {
+      if (sqlstateOf(e) === '42501') {
+        throw new DeskFailure(
+          'TEAM_REFUSED',
+          'Only the approver who approved an upload may fetch its file to send it.',
+          (e as DeskFailure).details,
+        );
+      }
+      throw e;
+    }
+  }
+
+  async uploadsToSend(): Promise<TeamUpload[]> {
+    const rows = await this.query<UploadRow>(
+      `SELECT * FROM desk.upload
+       WHERE sender = 'approver' AND decided_by = session_user AND state = 'approved'
+       ORDER BY decided_at, id`,
+    );
+    return rows.map(toUpload);
+  }
+
+  async uploadBulks(uploadId: string): Promise<TeamBulk[]> {
+    const rows = await this.query<SentBulkRow>(
+      `SELECT b.*, u.workspace_name FROM desk.sent_bulk b JOIN desk.upload u ON u.id = b.upload_id
+       WHERE b.upload_id = $1 ORDER BY b.part, b.recorded_at`,
+      [uploadId],
+    );
+    return rows.map(toTeamBulk);
   }
 
   async releaseRows(uploadId: string, fingerprints: readonly string[]): Promise<number> {
@@ -659,20 +736,7 @@ export class PgTeamDatabase implements TeamDatabase {
        WHERE b.environment_key = $1 ORDER BY b.upload_created_at, b.upload_id, b.part`,
       [environmentKey],
     );
-    return rows.map((r) => ({
-      environmentKey: r.environment_key,
-      bulkId: r.bulk_id,
-      uploadId: r.upload_id,
-      part: r.part,
-      uploadCreatedAt: r.upload_created_at.toISOString(),
-      partTotals: r.part_totals,
-      state: r.state,
-      takenTotals: r.taken_totals,
-      workspaceName: r.workspace_name,
-      sentBy: r.sent_by,
-      computer: r.computer,
-      updatedAt: r.updated_at.toISOString(),
-    }));
+    return rows.map(toTeamBulk);
   }
 
   async publishOne(

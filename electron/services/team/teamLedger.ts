@@ -26,6 +26,8 @@ export function bulkToPublish(
 ): NewTeamBulk | null {
   const approval = group.approval;
   if (!approval || approval.state !== 'sent' || approval.server !== server) return null;
+  // Sent by another computer of the team (the approver's): its bulks are that computer's to record.
+  if (approval.sendsHere === false) return null;
   if (!intent.serviceId || !BULK_STATES.has(intent.state)) return null;
   const part = group.parts[intent.part];
   if (!part) return null;

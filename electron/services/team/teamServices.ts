@@ -58,6 +58,8 @@ export interface TeamServicesOptions {
   platform: Pick<PlatformAdapter, 'mode' | 'notify'>;
   /** How often the waiting uploads are read for the badge and the approvers' notification; 0: never. */
   pollMs: number;
+  /** The approver sends: sends an upload just approved from this computer (the upload services). */
+  sendApproved?: (uploadId: string) => Promise<{ upload: { state: string }; problems: string[] }>;
 }
 
 type TeamHandlers = Pick<
@@ -93,6 +95,9 @@ export function approvalSummary(upload: TeamUpload): ApprovalSummary {
     decidedBy: upload.decidedBy,
     decidedAt: upload.decidedAt,
     reason: upload.reason,
+    sender: upload.sender,
+    sentBy: upload.sentBy,
+    sentFrom: upload.sentFrom,
   };
 }
 
@@ -249,7 +254,24 @@ export function createTeamServices(options: TeamServicesOptions): {
       }
       const decided = await db.decide(uploadId, decision, fileSha256, why);
       void pollNow();
-      return approvalSummary(decided);
+      if (decided.state !== 'approved' || decided.sender !== 'approver' || !options.sendApproved) {
+        return { ...approvalSummary(decided), sending: null };
+      }
+      // "Approve and send": the decision stands whatever sending says; a problem is retried by resume.
+      let sending: { state: string; problems: string[] };
+      try {
+        const sent = await options.sendApproved(uploadId);
+        sending = { state: sent.upload.state, problems: sent.problems };
+      } catch (e) {
+        sending = {
+          state: 'sending',
+          problems: [
+            `Approved, but not sent yet: ${e instanceof Error ? e.message : String(e)} It is tried again when the app resumes its uploads.`,
+          ],
+        };
+      }
+      const after = (await db.upload(uploadId).catch(() => null)) ?? decided;
+      return { ...approvalSummary(after), sending };
     },
   };
 

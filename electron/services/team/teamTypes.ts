@@ -29,7 +29,16 @@ export interface TeamRule {
   approval: 'always' | 'above' | 'never';
   /** Currency code → threshold in minor units, for 'above'. */
   thresholds: Record<string, number>;
+  /**
+   * Who sends an upload once it is approved: its preparer's computer (the default), or the computer
+   * of the approver who approved it (the preparer's computer stores the exact file with the
+   * submission). Left out when setting the rule: unchanged. An upload no one had to approve is
+   * always sent by its preparer.
+   */
+  sender?: TeamSender;
 }
+
+export type TeamSender = 'preparer' | 'approver';
 
 export type TeamUploadState = 'waiting' | 'approved' | 'rejected' | 'void' | 'sent';
 
@@ -75,6 +84,18 @@ export interface TeamUpload extends NewTeamUpload {
   reason: string | null;
   sentBy: string | null;
   sentAt: string | null;
+  /** Who sends it, as the team's rule said when it was submitted. */
+  sender: TeamSender;
+  /** The computer that sent it (with sentBy). */
+  sentFrom: string | null;
+}
+
+/** One gzip part file of an upload the approver sends, as stored by its preparer's computer. */
+export interface TeamUploadFile {
+  part: number;
+  bytes: Buffer;
+  /** SHA-256 (hex) worked out by the database from the bytes. */
+  sha256: string;
 }
 
 /** A row already out (or waiting to go out) from another upload, as the shared guard knows it. */
@@ -196,8 +217,24 @@ export interface TeamDatabase {
   ): Promise<TeamUpload>;
   /** An edit after submission: the approval (given or not) no longer holds; its rows are released. */
   voidUpload(uploadId: string, reason: string): Promise<TeamUpload | null>;
-  /** Before sending: refused unless approved for exactly this file (or no approval was needed). */
+  /**
+   * Before sending: refused unless approved for exactly this file (or no approval was needed), and
+   * unless this login is the one to send it (the preparer, or the approver who approved it when the
+   * rule said the approver sends). Already sent: answered to the login and computer that sent it,
+   * refused (DD011, "sent by bob from bob-laptop") to anyone else.
+   */
   markSent(uploadId: string, fileSha256: string): Promise<TeamUpload>;
+  /**
+   * The approver sends: the preparer stores each gzip part file with the submission (the database
+   * hashes it; a part stored already with other bytes is refused). Answers the part's SHA-256.
+   */
+  storeUploadFile(uploadId: string, part: number, bytes: Uint8Array): Promise<string>;
+  /** The parts stored for an upload this login approved and sends (refused to anyone else). */
+  fetchUploadFile(uploadId: string): Promise<TeamUploadFile[]>;
+  /** Approved (or sent) uploads this login approved and is to send, oldest first. */
+  uploadsToSend(): Promise<TeamUpload[]>;
+  /** The bulks recorded for one upload (by the computer that sent it), in part order. */
+  uploadBulks(uploadId: string): Promise<TeamBulk[]>;
   /**
    * A sent upload's bulk that the service refused (wholly, or some rows): gives back the claims of
    * the rows that got no donation, so they are no longer "already sent" for the team. Preparer only.

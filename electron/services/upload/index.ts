@@ -22,6 +22,11 @@ export interface UploadServices {
   resume(): void;
   /** One pass of resume, awaited: what could be sent now is sent (CLI resume lists after it). */
   resumeNow(): Promise<void>;
+  /**
+   * Team mode, the approver's computer: sends an upload this login approved when the team's rule
+   * says the approver sends (its files come from the team database).
+   */
+  sendApproved(uploadId: string): Promise<{ uploadId: string; upload: UploadView; problems: string[] }>;
   /** Resolves when every upload in the ledger has reached PROCESSED or ERROR (CLI --wait, tests). */
   waitUntilSettled(options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
   /**
@@ -125,6 +130,17 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
     return engine;
   };
 
+  /** Whether a resume has anything to do: a ledger, or an upload approved for this login to send. */
+  const anythingToResume = async (): Promise<boolean> => {
+    if (existsSync(join(deps.dataDir, 'uploads'))) return true;
+    try {
+      const team = deps.team?.() ?? null;
+      return team ? (await team.uploadsToSend()).length > 0 : false;
+    } catch {
+      return false;
+    }
+  };
+
   return {
     handlers: {
       'upload.preview': async (input) => (await ready()).preview(input),
@@ -140,16 +156,19 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       return (await ready()).list();
     },
     resume() {
-      // No ledger yet means nothing to resume: do not create one (nor take its lock) just to look.
-      if (!existsSync(join(deps.dataDir, 'uploads'))) return;
+      // No ledger yet means nothing to resume (unless an approved upload waits for this login to send
+      // it): do not create one (nor take its lock) just to look.
       // Errors (another process holds the ledger, the service is down) are retried or reported on use.
-      ready()
-        .then((e) => e.resume())
+      void anythingToResume()
+        .then((any) => (any ? ready().then((e) => e.resume()) : undefined))
         .catch(() => undefined);
     },
     async resumeNow() {
-      if (!existsSync(join(deps.dataDir, 'uploads'))) return;
+      if (!(await anythingToResume())) return;
       await (await ready()).resume();
+    },
+    async sendApproved(uploadId) {
+      return (await ready()).sendApproved(uploadId);
     },
     async waitUntilSettled(options = {}) {
       const e = await ready();

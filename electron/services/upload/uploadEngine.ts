@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { count, plural } from '../../../shared/i18n';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
@@ -13,7 +13,8 @@ import type { LedgerApproval, LedgerGroup, LedgerIntent, LedgerPart } from '../l
 import { SENT_STATES } from '../ledger/ledgerSchema';
 import type { SentElsewhere, TeamDatabase, TeamUpload } from '../team/teamTypes';
 import { bulkFileSha256, environmentKeyOf, reviewFacts, totalsOverParts } from '../team/teamUploads';
-import { gzipBulkFile } from './compress';
+import { bulkFileSchema, fingerprintDonation, type DonationAttributes } from '../../../shared/donation';
+import { gunzipText, gzipBulkFile, sha256 } from './compress';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, applyRemote, needsFollowing } from './follower';
 import { planParts, totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
@@ -54,6 +55,8 @@ export class UploadEngine {
   private readonly gateProblems = new Map<string, string>();
   /** Team mode: corrections of ended uploads already given back (or found not held), this run. */
   private readonly settledClaims = new Set<string>();
+  /** Team mode: uploads whose files this run stored for the approver who sends them. */
+  private readonly filesStored = new Set<string>();
   private closed = false;
 
   constructor(private readonly ctx: UploadContext) {
@@ -225,6 +228,12 @@ export class UploadEngine {
   private async rowsToResend(intentId: string): Promise<{ failed: LedgerIntent; wanted: Set<number> }> {
     let failed = this.intentOrThrow(intentId);
     const group = this.ctx.ledger.group(failed.groupId) as LedgerGroup;
+    if (group.workspaceId === '') {
+      throw new DeskFailure(
+        'NOT_HERE',
+        `Bulk ${intentId} was sent from this computer for ${group.approval?.preparer ?? 'a colleague'}, whose workspace holds its rows: they fix and send them again from their computer.`,
+      );
+    }
     if (failed.state !== 'ERROR' && failed.serviceId) {
       failed = await applyRemote(this.ctx, failed, await this.ctx.client.getIntent(failed.serviceId));
     }
@@ -488,7 +497,11 @@ export class UploadEngine {
           ),
         }),
       );
-      return await this.noteTeamState(group, submitted);
+      const noted = await this.noteTeamState(group, submitted);
+      // The approver sends it: the exact files go with the submission (asked again at each resume
+      // while it waits, should the server not take them now).
+      if (submitted.sender === 'approver') await this.storeFiles(team, noted).catch(() => undefined);
+      return noted;
     } catch (e) {
       const reason = `Not submitted to the team database: ${e instanceof Error ? e.message : String(e)}`;
       await this.stopGroup(group, reason);
@@ -499,7 +512,11 @@ export class UploadEngine {
   }
 
   /** Writes where the team's record of the upload stands into the local group. */
-  private async noteTeamState(group: LedgerGroup, known: TeamUpload): Promise<LedgerGroup> {
+  private async noteTeamState(
+    group: LedgerGroup,
+    known: TeamUpload,
+    sendsHere?: boolean,
+  ): Promise<LedgerGroup> {
     const current = this.ctx.ledger.group(group.id) ?? group;
     const before = current.approval as LedgerApproval;
     const approval: LedgerApproval = {
@@ -511,6 +528,11 @@ export class UploadEngine {
       decidedBy: known.decidedBy,
       decidedAt: known.decidedAt,
       reason: known.reason,
+      sender: known.sender,
+      // Decided once: the approver's computer sends what the rule gave it, never the preparer's.
+      sendsHere: sendsHere ?? before.sendsHere ?? known.sender !== 'approver',
+      sentBy: known.sentBy,
+      sentFrom: known.sentFrom,
     };
     if (JSON.stringify(approval) === JSON.stringify(before)) return current;
     const next = { ...current, approval };
@@ -524,7 +546,12 @@ export class UploadEngine {
     const a = group.approval as LedgerApproval;
     const by = a.decidedBy ?? 'an approver';
     const why = a.reason ? `: ${a.reason}` : '.';
-    if (a.state === 'approved' || a.state === 'sent')
+    if ((a.state === 'approved' || a.state === 'sent') && a.sendsHere === false)
+      this.ctx.platform.notify?.(
+        'Upload approved',
+        `${group.workspaceName}: approved by ${by}, who sends it from their computer.`,
+      );
+    else if (a.state === 'approved' || a.state === 'sent')
       this.ctx.platform.notify?.(
         'Upload approved',
         `${group.workspaceName}: approved by ${by}; sending it now.`,
@@ -558,9 +585,9 @@ export class UploadEngine {
    * file approved, or refuses. Refused while it waits: nothing is sent and a later resume asks again.
    * Rejected or void: the upload is stopped with the reason and its rows no longer count as out.
    */
-  private async teamGate(group: LedgerGroup): Promise<'go' | 'wait' | 'stopped'> {
+  private async teamGate(group: LedgerGroup): Promise<'go' | 'wait' | 'stopped' | 'elsewhere'> {
     const approval = group.approval as LedgerApproval;
-    if (approval.state === 'sent') return 'go';
+    if (approval.sendsHere !== false && approval.state === 'sent') return 'go';
     const team = this.ctx.team?.() ?? null;
     // Only the database it was submitted to knows its approval: another one must not stop it.
     if (!team || team.server !== approval.server) {
@@ -570,6 +597,8 @@ export class UploadEngine {
       );
       return 'wait';
     }
+    // Another computer sends it (the approver's, by the team's rule): never sent from here.
+    if (approval.sendsHere === false) return this.sentElsewhere(team, group);
     try {
       const sent = await team.markSent(group.id, approval.fileSha256);
       await this.noteTeamState(group, sent);
@@ -588,10 +617,18 @@ export class UploadEngine {
         );
         return 'stopped';
       }
+      // Sent by another login or computer (mark_sent answers only the one that sent it), or to be
+      // sent by the approver: this computer follows what they sent and never sends it itself.
+      // (The approver's own copy of an upload it sends says sendsHere: true and waits like any other.)
+      if (
+        known.state === 'sent' ||
+        (known.sender === 'approver' && known.state === 'approved' && approval.sendsHere !== true)
+      ) {
+        await this.noteTeamState(this.ctx.ledger.group(group.id) ?? group, known, false);
+        return this.sentElsewhere(team, this.ctx.ledger.group(group.id) ?? group, known);
+      }
       const noted = await this.noteTeamState(group, known);
       switch (known.state) {
-        case 'sent':
-          return 'go';
         case 'rejected':
           await this.stopGroup(
             noted,
@@ -611,6 +648,248 @@ export class UploadEngine {
         default:
           return 'wait';
       }
+    }
+  }
+
+  /**
+   * Team mode, on a computer that does not send the upload (the preparer's, when the approver sends):
+   * where it stands in the team database. Waiting: its files are stored if they were not yet.
+   * Sent: the bulks the sending computer recorded are adopted here (see adoptBulks). Rejected or
+   * void: stopped, as for an upload sent from here.
+   */
+  private async sentElsewhere(
+    team: TeamDatabase,
+    group: LedgerGroup,
+    answer?: TeamUpload,
+  ): Promise<'wait' | 'stopped' | 'elsewhere'> {
+    let known: TeamUpload | null = answer ?? null;
+    if (!known) {
+      try {
+        known = await team.upload(group.id);
+      } catch {
+        return 'wait';
+      }
+    }
+    if (!known) {
+      await this.stopGroup(group, 'The team database has no record of this upload.');
+      return 'stopped';
+    }
+    const noted = await this.noteTeamState(group, known, false);
+    switch (known.state) {
+      case 'waiting':
+        if (known.sender === 'approver') {
+          try {
+            await this.storeFiles(team, noted);
+          } catch (e) {
+            this.gateProblems.set(
+              group.id,
+              `The file could not be stored with the upload for the approver yet (${e instanceof Error ? e.message : String(e)}); it is tried again.`,
+            );
+          }
+        }
+        return 'wait';
+      case 'approved':
+        return 'wait';
+      case 'sent':
+        await this.adoptBulks(team, noted);
+        return 'elsewhere';
+      case 'rejected':
+        await this.stopGroup(
+          noted,
+          `Approval rejected by ${known.decidedBy ?? 'an approver'}${known.reason ? `: ${known.reason}` : ''}`,
+        );
+        return 'stopped';
+      default:
+        await this.stopGroup(noted, `Approval void: ${known.reason ?? 'the upload was voided'}`);
+        return 'stopped';
+    }
+  }
+
+  /**
+   * The approver sends it: each part's exact gzip file goes to the team database (idempotent; once
+   * per run, not at every look while it waits).
+   */
+  private async storeFiles(team: TeamDatabase, group: LedgerGroup): Promise<void> {
+    if (this.filesStored.has(group.id)) return;
+    for (const part of group.parts) {
+      const bytes = await readFile(join(this.ctx.ledger.dir, part.file));
+      if (sha256(bytes) !== part.fileHash) {
+        throw new DeskFailure(
+          'LEDGER_FILE_MISSING',
+          'The prepared file for this upload is missing or changed on disk, so it cannot go to the approver.',
+        );
+      }
+      await this.teamCall(() => team.storeUploadFile(group.id, part.index, bytes));
+    }
+    this.filesStored.add(group.id);
+  }
+
+  /**
+   * The bulks another computer of the team created for this upload become this computer's intents
+   * (with the service's ids), and are followed from here too: the Uploads page shows where they
+   * stand, a bulk in ERROR has its error file and its repair from this workspace, and Reconcile ties
+   * their donations to this workspace's rows. Bulks not recorded yet are asked for at the next resume.
+   */
+  private async adoptBulks(team: TeamDatabase, group: LedgerGroup): Promise<void> {
+    let bulks;
+    try {
+      bulks = await team.uploadBulks(group.id);
+    } catch {
+      this.scheduleResume();
+      return;
+    }
+    const known = new Set(this.ctx.ledger.intentsOf(group.id).map((i) => i.serviceId));
+    const who = group.approval?.sentBy ?? group.approval?.decidedBy ?? 'a colleague';
+    const from = group.approval?.sentFrom ? ` from ${group.approval.sentFrom}` : '';
+    for (const bulk of bulks) {
+      if (known.has(bulk.bulkId) || !group.parts[bulk.part]) continue;
+      const at = new Date(this.ctx.now()).toISOString();
+      const intent: LedgerIntent = {
+        attemptId: `team-${bulk.bulkId}`,
+        serviceId: bulk.bulkId,
+        groupId: group.id,
+        part: bulk.part,
+        state: 'UPLOADED',
+        createdAt: at,
+        updatedAt: at,
+        expiresAt: null,
+        timeline: [{ state: 'UPLOADED', at, note: `sent by ${who}${from}` }],
+        counts: {},
+        error: null,
+        donationRowKeys: null,
+        correctedByUpload: null,
+      };
+      await this.ctx.ledger.putIntent(intent);
+      this.ctx.events.emit('intent.updated', intentView(group, intent));
+      this.follower.follow(intent, 0);
+    }
+    if (this.unsent(this.ctx.ledger.group(group.id) ?? group)) this.scheduleResume();
+  }
+
+  /**
+   * Team mode, on the approver's computer: an approved upload this login is to send becomes an
+   * upload of this computer's ledger, built from the exact files its preparer's computer stored
+   * (each part's SHA-256 checked, and together the one approved). It has no workspace; its rows are
+   * the files' donations in order.
+   */
+  private async takeOver(team: TeamDatabase, known: TeamUpload): Promise<LedgerGroup> {
+    const existing = this.ctx.ledger.group(known.id);
+    if (existing) return existing;
+    if (known.sender !== 'approver' || known.state !== 'approved') {
+      throw new DeskFailure(
+        'NOT_TO_SEND',
+        known.sender !== 'approver'
+          ? `Upload ${known.id} is sent by ${known.preparer}, who prepared it.`
+          : `Upload ${known.id} is ${known.state}: there is nothing to send.`,
+      );
+    }
+    const env = await this.environmentKey();
+    if (environmentKeyOf(env) !== known.environmentKey) {
+      throw new DeskFailure(
+        'WRONG_ENVIRONMENT',
+        `Upload ${known.id} was prepared for the service “${known.environment}”; this computer uses “${env.id}” now. Choose that service in Settings, then send it again (donation-desk resume).`,
+      );
+    }
+    const files = await this.teamCall(() => team.fetchUploadFile(known.id));
+    const hashes = files.map((f) => sha256(f.bytes));
+    const whole = files.every((f, i) => f.part === i && hashes[i] === f.sha256);
+    if (files.length === 0 || !whole || bulkFileSha256(hashes) !== known.fileSha256) {
+      throw new DeskFailure(
+        'FILE_MISMATCH',
+        `The file stored with upload ${known.id} is not the one approved (SHA-256 ${known.fileSha256}), so it is not sent. Ask ${known.preparer} to upload the workspace again.`,
+      );
+    }
+    await mkdir(join(this.ctx.ledger.dir, 'files'), { recursive: true });
+    const parts: LedgerPart[] = [];
+    let key = 0;
+    for (const f of files) {
+      // A colleague's file, though the very one approved: read as any file from outside, checked.
+      let donations: DonationAttributes[];
+      try {
+        donations = bulkFileSchema.parse(JSON.parse(await gunzipText(f.bytes))).data.map((d) => d.attributes);
+      } catch {
+        throw new DeskFailure(
+          'FILE_MISMATCH',
+          `Part ${f.part + 1} of upload ${known.id} is not a bulk file Donation Desk can read, so it is not sent. Reject it and ask ${known.preparer} to upload the workspace again.`,
+        );
+      }
+      const file = join('files', `${known.id}-${f.part}.json.gz`);
+      await writeFileAtomic(join(this.ctx.ledger.dir, file), f.bytes);
+      const rowKeys = donations.map(() => ++key);
+      parts.push({
+        index: f.part,
+        rowKeys,
+        rowNumbers: donations.map(() => null),
+        fingerprints: donations.map((d) => fingerprintDonation(d)),
+        totals: totalsOf(donations),
+        fileHash: f.sha256,
+        fileBytes: f.bytes.length,
+        file,
+      });
+    }
+    const group: LedgerGroup = {
+      id: known.id,
+      workspaceId: '',
+      workspaceName: known.workspaceName,
+      createdAt: known.createdAt,
+      environment: env.id,
+      baseUrl: env.baseUrl,
+      referenceKey: null,
+      parts,
+      corrects: null,
+      replaces: [],
+      stopped: null,
+      approval: {
+        server: team.server,
+        fileSha256: known.fileSha256,
+        needed: true,
+        state: known.state,
+        preparer: known.preparer,
+        decidedBy: known.decidedBy,
+        decidedAt: known.decidedAt,
+        reason: known.reason,
+        sender: 'approver',
+        sendsHere: true,
+        sentBy: null,
+        sentFrom: null,
+      },
+    };
+    await this.ctx.ledger.putGroup(group);
+    return group;
+  }
+
+  /**
+   * Team mode, the approver's computer: sends an upload this login approved when the team's rule
+   * says the approver sends (after "Approve and send", or `donation-desk approve`).
+   */
+  sendApproved(uploadId: string): Promise<ChannelResponse<'upload.start'>> {
+    return this.serialStart(async () => {
+      const team = this.ctx.team?.() ?? null;
+      if (!team) throw new DeskFailure('TEAM_ALONE', 'Sending an approved upload needs the team database.');
+      let group = this.ctx.ledger.group(uploadId);
+      if (!group) {
+        const known = await this.teamCall(() => team.upload(uploadId));
+        if (!known) throw new DeskFailure('NOT_FOUND', `The team database has no upload ${uploadId}.`);
+        group = await this.takeOver(team, known);
+      }
+      const problems = await this.sendGroup(group);
+      return { uploadId, upload: this.view(uploadId), problems };
+    });
+  }
+
+  /** Approved uploads this login is to send and this computer does not have yet: taken over now. */
+  private async takeOverApproved(): Promise<void> {
+    const team = this.ctx.team?.() ?? null;
+    if (!team) return;
+    let toSend: TeamUpload[];
+    try {
+      toSend = await team.uploadsToSend();
+    } catch {
+      return;
+    }
+    for (const known of toSend) {
+      if (this.ctx.ledger.group(known.id)) continue;
+      await this.serialStart(() => this.takeOver(team, known)).catch(() => undefined);
     }
   }
 
@@ -659,6 +938,7 @@ export class UploadEngine {
         const reason = this.ctx.ledger.group(group.id)?.stopped?.reason;
         return reason ? [reason] : [];
       }
+      if (gate === 'elsewhere') return [];
       if (gate === 'wait') {
         // Waiting for an approver is not a problem: the resume loop asks the database again later.
         this.scheduleResume();
@@ -836,6 +1116,8 @@ export class UploadEngine {
     if (this.closed) return;
     // Corrections claimed by uploads that ended creating nothing, not given back when they ended.
     await this.giveBackClaims();
+    // The approver sends: uploads this login approved and is to send, not on this computer yet.
+    await this.takeOverApproved();
     // Nothing unfinished: do not even start the Offline sandbox or ask for a token.
     if (this.settled()) return;
     let env: { id: string; baseUrl: string; emulated: boolean };
@@ -860,6 +1142,8 @@ export class UploadEngine {
       const after = this.ctx.ledger.group(group.id);
       if (after?.approval && !after.stopped && ['submitting', 'waiting'].includes(after.approval.state))
         failed = true;
+      // Sent (or to be sent) by another computer, its bulks not all known here yet: ask again later.
+      if (after?.approval?.sendsHere === false && !after.stopped && this.unsent(after)) failed = true;
     }
     // And those of uploads this pass stopped (the upload host refused the file).
     await this.giveBackClaims();

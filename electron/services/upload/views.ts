@@ -67,6 +67,17 @@ export function uploadView(group: LedgerGroup, intents: readonly LedgerIntent[])
           decidedBy: group.approval.decidedBy,
           decidedAt: group.approval.decidedAt,
           reason: group.approval.reason,
+          sender: group.approval.sender ?? 'preparer',
+          sentElsewhere:
+            group.approval.sendsHere === false &&
+            (group.approval.state === 'sent' || group.approval.state === 'approved')
+              ? {
+                  by:
+                    group.approval.sentBy ??
+                    (group.approval.sender === 'approver' ? group.approval.decidedBy : null),
+                  computer: group.approval.sentFrom ?? null,
+                }
+              : null,
         }
       : null,
     corrects: group.corrects,

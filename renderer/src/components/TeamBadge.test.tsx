@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { TeamStatus } from '../../../shared/contract';
-import { TeamBadge } from './TeamBadge';
+import { TeamBadge, ruleInWords } from './TeamBadge';
 
 /* The header's team badge and encryption: encrypted, plaintext here, plaintext across a network. */
 
@@ -48,5 +48,22 @@ describe('TeamBadge', () => {
     expect(html).not.toContain('· not encrypted');
     expect(html).toContain('The connection is not encrypted (the server is on this computer).');
     expect(html).toContain('MuiChip-outlined');
+  });
+});
+
+describe('ruleInWords', () => {
+  it('says when an upload waits and whose computer sends it', () => {
+    expect(ruleInWords({ approval: 'always', thresholds: {} })).toBe(
+      'Every upload waits for an approver; once approved, the preparer’s computer sends it.',
+    );
+    expect(ruleInWords({ approval: 'always', thresholds: {}, sender: 'approver' })).toMatch(
+      /; once approved, the approver’s computer sends it \(the preparer’s computer stores the exact file/,
+    );
+    expect(ruleInWords({ approval: 'above', thresholds: { EUR: 1_000_000 }, sender: 'approver' })).toMatch(
+      /^An upload waits for an approver when its total in a currency is above .*10,000\.00.*the approver’s computer sends it/,
+    );
+    expect(ruleInWords({ approval: 'never', thresholds: {}, sender: 'approver' })).toBe(
+      'Uploads go out without an approval; the preparer’s computer sends them.',
+    );
   });
 });

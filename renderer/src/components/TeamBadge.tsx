@@ -1,6 +1,7 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import type { TeamStatus } from '../../../shared/contract';
+import { formatMinor } from '../../../shared/amounts';
 import { encryptionInWords, plaintextOverNetwork } from '../../../shared/team/encryptionWords';
 
 export const UNREACHABLE_WORDS =
@@ -24,6 +25,30 @@ export function rolesInWords(roles: readonly string[]): string {
   const words = roles.map((r) => roleWords[r] ?? r);
   if (words.length === 0) return 'no desk role';
   return new Intl.ListFormat(undefined, { style: 'long', type: 'conjunction' }).format(words);
+}
+
+type TeamRuleView = NonNullable<Extract<TeamStatus, { mode: 'team' }>['rule']>;
+
+/**
+ * The team's rule in a sentence: when an upload waits for an approver, and whose computer sends it
+ * once approved ("the preparer's" by default, or "the approver's").
+ */
+export function ruleInWords(rule: TeamRuleView): string {
+  const thresholds = Object.entries(rule.thresholds).map(([code, amount]) => formatMinor(amount, code));
+  const when =
+    rule.approval === 'always'
+      ? 'Every upload waits for an approver'
+      : rule.approval === 'never'
+        ? 'Uploads go out without an approval'
+        : `An upload waits for an approver when its total in a currency is above ${
+            thresholds.length
+              ? new Intl.ListFormat(undefined, { style: 'long', type: 'disjunction' }).format(thresholds)
+              : 'its threshold'
+          } (a currency without a threshold always asks)`;
+  if (rule.approval === 'never') return `${when}; the preparer’s computer sends them.`;
+  return rule.sender === 'approver'
+    ? `${when}; once approved, the approver’s computer sends it (the preparer’s computer stores the exact file with the upload).`
+    : `${when}; once approved, the preparer’s computer sends it.`;
 }
 
 /** The header's few words on encryption: shown when encrypted, and as a warning for plaintext across a network. */

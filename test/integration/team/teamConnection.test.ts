@@ -72,7 +72,7 @@ describe('team.status', () => {
       login: 'bob',
       roles: ['desk_preparer', 'desk_approver'],
       problem: null,
-      rule: { approval: 'always', thresholds: {} },
+      rule: { approval: 'always', thresholds: {}, sender: 'preparer' },
       local: true,
       encryption: { encrypted: false, protocol: null },
     });

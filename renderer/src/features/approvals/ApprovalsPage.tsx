@@ -19,6 +19,7 @@ import { environmentWord } from '../../../../shared/audit/describeAuditEntry';
 import { desk } from '../../app/deskClient';
 import { useSubRoute } from '../../app/routes';
 import { useTeam } from '../../app/TeamContext';
+import { ruleInWords } from '../../components/TeamBadge';
 import { ReviewPage } from './ReviewPage';
 import { StateChip, Totals, when } from './approvalLook';
 
@@ -55,6 +56,9 @@ function ApprovalList() {
         Uploads prepared by someone on the team wait here until another person with the approver role approves
         or rejects them. The team database checks every decision: nobody approves their own upload.
       </Typography>
+      {status?.mode === 'team' && status.rule && (
+        <Typography data-testid="approvals-rule">The team’s rule: {ruleInWords(status.rule)}</Typography>
+      )}
       {status?.mode === 'alone' && (
         <Alert severity="info">
           This computer works alone, so there is nothing to approve. A team database is set up in Settings.
@@ -111,6 +115,7 @@ function ApprovalList() {
                 <TableCell align="right">Rows</TableCell>
                 <TableCell align="right">Totals</TableCell>
                 <TableCell>Decided</TableCell>
+                <TableCell>Sent by</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -157,6 +162,7 @@ function ApprovalList() {
                       '—'
                     )}
                   </TableCell>
+                  <TableCell data-testid="approval-sender">{senderInWords(a)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -165,6 +171,14 @@ function ApprovalList() {
       )}
     </Stack>
   );
+}
+
+/** Who sent an upload, or whose computer sends it once approved. */
+function senderInWords(a: ApprovalSummary): string {
+  if (a.sentBy) return `${a.sentBy}${a.sentFrom ? ` from ${a.sentFrom}` : ''}`;
+  if (a.state === 'rejected' || a.state === 'void') return '—';
+  if (a.sender === 'approver') return a.decidedBy ? `${a.decidedBy} sends it` : 'The approver sends it';
+  return `${a.preparer} sends it`;
 }
 
 /** Approvals: the team's uploads (waiting first) and, at `#/approvals/<id>`, the review of one. */

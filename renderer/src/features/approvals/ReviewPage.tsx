@@ -88,10 +88,17 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
       setDone(null);
     } else {
       setRefusal(null);
+      const sending = r.value.sending;
       setDone(
         r.value.state === 'rejected'
           ? `You rejected this upload. ${r.value.preparer} will see your reason.`
-          : `You approved this upload. It can now be sent.`,
+          : sending
+            ? sending.problems.length === 0
+              ? `You approved this upload and it was sent from this computer. Follow it under Uploads.`
+              : `You approved this upload. ${sending.problems.join(' ')}`
+            : r.value.sender === 'approver'
+              ? `You approved this upload.`
+              : `You approved this upload. ${r.value.preparer}’s computer sends it now.`,
       );
       setReason('');
     }
@@ -133,6 +140,8 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
   }
 
   const changes = changeFromMonthBefore(review.totals, review.previousMonth.totals);
+  // The team's rule when it was submitted: the approver who approves it sends it from here.
+  const sendsHere = review.sender === 'approver';
   const before = monthName(review.previousMonth.month);
   const whyNotId = 'review-why-not';
 
@@ -164,6 +173,15 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
             </Fact>
           )}
           {review.reason && <Fact label="Reason">“{review.reason}”</Fact>}
+          <Fact label="Sent by">
+            <span data-testid="review-sender">
+              {review.sentBy
+                ? `${review.sentBy}${review.sentFrom ? ` from ${review.sentFrom}` : ''}`
+                : sendsHere
+                  ? 'The approver, from their computer'
+                  : `${review.preparer}, from their computer`}
+            </span>
+          </Fact>
         </Box>
       </Paper>
 
@@ -301,7 +319,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           aria-describedby={review.canDecide ? undefined : whyNotId}
           onClick={() => setDeciding('approve')}
         >
-          Approve…
+          {sendsHere ? 'Approve and send…' : 'Approve…'}
         </Button>
         <Button
           color="error"
@@ -322,7 +340,11 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         fullWidth
       >
         <DialogTitle id="decide-title">
-          {deciding === 'approve' ? 'Approve this upload?' : 'Reject this upload?'}
+          {deciding === 'approve'
+            ? sendsHere
+              ? 'Approve and send this upload?'
+              : 'Approve this upload?'
+            : 'Reject this upload?'}
         </DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
@@ -330,7 +352,9 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
               {review.workspaceName} from {review.preparer}: {totalsInWords(review.totals)} to{' '}
               {environmentWord(review.environment)}.{' '}
               {deciding === 'approve'
-                ? 'Once approved it can be sent. Your approval holds for this exact file only.'
+                ? sendsHere
+                  ? 'The team’s rule says the approver sends: once you approve, this computer sends this exact file (the one the preparer’s computer stored, checked by its SHA-256) and follows it under Uploads.'
+                  : 'Once approved it can be sent. Your approval holds for this exact file only.'
                 : 'It will not be sent. The preparer sees your reason and can prepare it again.'}
             </DialogContentText>
             <TextField
@@ -355,7 +379,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
             disabled={busy || (deciding === 'reject' && !reason.trim())}
             onClick={() => void decide()}
           >
-            {deciding === 'approve' ? 'Approve' : 'Reject'}
+            {deciding === 'approve' ? (sendsHere ? 'Approve and send' : 'Approve') : 'Reject'}
           </Button>
         </DialogActions>
       </Dialog>

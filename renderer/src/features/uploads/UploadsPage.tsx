@@ -52,15 +52,26 @@ function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; upload
     ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${shortTime(approval.decidedAt)}` : ''}`
     : '';
   const reason = approval.reason ? `: “${approval.reason}”` : '';
+  const byApprover = approval.sender === 'approver';
+  const elsewhere = approval.sentElsewhere;
+  const sentBy = elsewhere
+    ? ` by ${elsewhere.by ?? 'a colleague'}${elsewhere.computer ? ` from ${elsewhere.computer}` : ''}`
+    : '';
   const words: Record<UploadApproval['state'], string> = {
     submitting: 'Being submitted to the team for approval.',
-    waiting: 'Waiting for another person with the approver role to approve it; nothing is sent until then.',
-    approved: `Approved${by}${reason}. It is sent from the preparer’s computer.`,
+    waiting: byApprover
+      ? 'Waiting for another person with the approver role to approve it; the approver then sends it from their computer, and this page follows it.'
+      : 'Waiting for another person with the approver role to approve it; nothing is sent until then.',
+    approved: byApprover
+      ? `Approved${by}${reason}. ${approval.decidedBy ?? 'The approver'} sends it from their computer; this page follows it once it is at the service.`
+      : `Approved${by}${reason}. It is sent from the preparer’s computer.`,
     rejected: `Rejected${by}${reason}. Nothing was sent.`,
     void: `The approval is void: the workspace was edited after it was submitted${reason}. Upload it again.`,
-    sent: approval.decidedBy
-      ? `Approved${by}${reason}, and sent.`
-      : 'Sent (the team’s rule asked for no approval).',
+    sent: elsewhere
+      ? `Approved${by}${reason}, and sent${sentBy} (not from this computer).`
+      : approval.decidedBy
+        ? `Approved${by}${reason}, and sent.`
+        : 'Sent (the team’s rule asked for no approval).',
   };
   return (
     <Typography
@@ -208,10 +219,20 @@ export default function UploadsPage() {
       {uploads?.map((u) => {
         // A rejected upload whose rejected files were all sent again needs nothing more.
         const rejected = u.intents.filter((i) => i.state === 'ERROR');
+        const elsewhere = u.approval?.sentElsewhere;
         const state =
           u.state === 'error' && rejected.length > 0 && rejected.every((i) => i.correctedByUpload)
             ? correctedLabel
-            : uploadStateLabels[u.state];
+            : elsewhere && u.state === 'sending'
+              ? // Sent, or to be sent, by another computer whose bulks this one has not seen yet.
+                {
+                  label:
+                    u.approval?.state === 'sent'
+                      ? `Sent by ${elsewhere.by ?? 'a colleague'}`
+                      : `${elsewhere.by ?? 'The approver'} sends it`,
+                  color: 'default' as const,
+                }
+              : uploadStateLabels[u.state];
         return (
           <Paper
             key={u.uploadId}
@@ -284,10 +305,16 @@ export default function UploadsPage() {
                       </TableCell>
                       <TableCell>
                         <Stack spacing={1}>
-                          {i.state === 'ERROR' && !i.correctedByUpload && (
+                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
                             <Button size="small" onClick={() => repair(i)}>
                               Fix the rows
                             </Button>
+                          )}
+                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
+                            <Typography variant="body2" data-testid="repair-elsewhere">
+                              Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from their
+                              workspace, on their computer.
+                            </Typography>
                           )}
                           {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
                             <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
