@@ -1,8 +1,9 @@
 import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
-import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
+import type { TeamUpload } from '../../services/team/teamTypes';
 import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { teamOf, teamRefusal, teamUnreachable } from './teamCli';
 import { printUploads, uploadExit, waitForUploads } from './upload';
 
 /*
@@ -15,23 +16,7 @@ const DECISION_EXITS = `Exit codes: 0 decided; 1 the team database refused (your
 already decided or void, a file other than the one submitted); 2 the arguments cannot be used, no
 team database is configured, or there is no such upload; 3 the team database could not be reached.`;
 
-/** Failures that mean the database was not reached, rather than that it said no. */
-const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED', 'TEAM_ERROR']);
-/** Failures of the set-up (no schema yet, an address that is not one): exit 2. */
-const CONFIGURATION = new Set(['TEAM_NOT_SET_UP', 'TEAM_SCHEMA_OLD', 'INVALID_INPUT']);
-
-async function teamOf(ctx: CliContext): Promise<{ desk: DeskRuntime; team: TeamDatabase } | null> {
-  const desk = await ctx.runtime();
-  // An address that is not one throws (INVALID_INPUT): reported by runCli with exit code 2.
-  const team = desk.team.current();
-  if (!team) {
-    ctx.io.err(
-      'Approvals need the team database: set DONATION_DESK_DATABASE_URL (or choose one in the app under Settings → Team database).',
-    );
-    return null;
-  }
-  return { desk, team };
-}
+const teamOfApprovals = (ctx: CliContext) => teamOf(ctx, 'Approvals need the team database');
 
 function money(totals: TeamUpload['totals']): string {
   return totals
@@ -51,20 +36,6 @@ function describe(u: TeamUpload): string {
   return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}${sender}`;
 }
 
-function refusal(ctx: CliContext, e: unknown): number {
-  const message = e instanceof Error ? e.message : String(e);
-  if (!(e instanceof DeskFailure) || UNREACHABLE.has(e.code)) {
-    ctx.io.err(message);
-    return EXIT.service;
-  }
-  if (CONFIGURATION.has(e.code)) {
-    ctx.io.err(message);
-    return EXIT.usage;
-  }
-  ctx.io.err(`The team database refused: ${message}`);
-  return EXIT.problems;
-}
-
 async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
   const parsed = commandArgs(ctx, { reason: { type: 'string' }, wait: { type: 'boolean' } });
   const id = parsed.positionals[0];
@@ -79,13 +50,13 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
     ctx.io.err('Say why the upload is rejected: --reason "…" (the preparer sees it).');
     return EXIT.usage;
   }
-  const found = await teamOf(ctx);
+  const found = await teamOfApprovals(ctx);
   if (!found) return EXIT.usage;
   let record: TeamUpload | null;
   try {
     record = await found.team.upload(id);
   } catch (e) {
-    return refusal(ctx, e);
+    return teamRefusal(ctx, e);
   }
   if (!record) {
     ctx.io.err(`The team database has no upload ${id}. donation-desk approvals lists those waiting.`);
@@ -96,7 +67,7 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
     // The decision binds to the file the team's record shows, the one reviewed here and nothing else.
     decided = await found.team.decide(id, decision, record.fileSha256, reason);
   } catch (e) {
-    return refusal(ctx, e);
+    return teamRefusal(ctx, e);
   }
   if (decided.state === 'approved' && decided.sender === 'approver') {
     return sendAfterApproval(ctx, found.desk, decided, parsed.values.wait === true);
@@ -136,7 +107,7 @@ async function sendAfterApproval(
     ctx.io.err(
       `Approved, but not sent yet: ${e instanceof Error ? e.message : String(e)} Run donation-desk resume on this computer to send it.`,
     );
-    return e instanceof DeskFailure && UNREACHABLE.has(e.code) ? EXIT.service : EXIT.problems;
+    return e instanceof DeskFailure && teamUnreachable(e) ? EXIT.service : EXIT.problems;
   }
   for (const p of problems) ctx.io.err(p);
   const uploads = wait
@@ -180,13 +151,13 @@ approved, rejected, void, sent). --json prints {"approvals": [...]} with the tea
 Exit codes: 0 listed; 2 no team database is configured; 3 the team database could not be reached.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, { all: { type: 'boolean' } }, false);
-    const found = await teamOf(ctx);
+    const found = await teamOfApprovals(ctx);
     if (!found) return EXIT.usage;
     let list: TeamUpload[];
     try {
       list = await found.team.uploads(parsed.values.all ? undefined : { state: 'waiting' });
     } catch (e) {
-      return refusal(ctx, e);
+      return teamRefusal(ctx, e);
     }
     if (ctx.json) {
       ctx.io.out(JSON.stringify({ approvals: list }, null, 2));

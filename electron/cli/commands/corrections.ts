@@ -1,9 +1,9 @@
 import { count } from '../../../shared/i18n';
-import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import type { CorrectionHolder, TeamDatabase } from '../../services/team/teamTypes';
 import { environmentKeyOf } from '../../services/team/teamUploads';
 import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { teamOf, teamRefusal } from './teamCli';
 
 /*
  * Team mode: the corrections of declined donations in progress, and giving one up when it was left
@@ -30,37 +30,14 @@ Exit codes: 0 listed or given up; 1 the team database refused (not yours and you
 admin, or already replaced); 2 the arguments cannot be used, no team database is configured, or no
 correction of that donation is in progress; 3 the team database could not be reached.`;
 
-/** Failures that mean the database was not reached, rather than that it said no. */
-const UNREACHABLE = new Set(['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED', 'TEAM_ERROR']);
-const CONFIGURATION = new Set(['TEAM_NOT_SET_UP', 'TEAM_SCHEMA_OLD', 'INVALID_INPUT', 'NOT_CONFIGURED']);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function refusal(ctx: CliContext, e: unknown): number {
-  const message = e instanceof Error ? e.message : String(e);
-  if (!(e instanceof DeskFailure) || UNREACHABLE.has(e.code)) {
-    ctx.io.err(message);
-    return EXIT.service;
-  }
-  if (CONFIGURATION.has(e.code)) {
-    ctx.io.err(message);
-    return EXIT.usage;
-  }
-  ctx.io.err(`The team database refused: ${message}`);
-  return EXIT.problems;
-}
-
-async function teamOf(
+async function correctionsTeam(
   ctx: CliContext,
 ): Promise<{ desk: DeskRuntime; team: TeamDatabase; environmentKey: string } | null> {
-  const desk = await ctx.runtime();
-  const team = desk.team.current();
-  if (!team) {
-    ctx.io.err(
-      'Corrections are shared only through the team database: set DONATION_DESK_DATABASE_URL (or choose one in the app under Settings → Team database).',
-    );
-    return null;
-  }
-  return { desk, team, environmentKey: environmentKeyOf(await desk.environments.describe()) };
+  const found = await teamOf(ctx, 'Corrections are shared only through the team database');
+  if (!found) return null;
+  return { ...found, environmentKey: environmentKeyOf(await found.desk.environments.describe()) };
 }
 
 const minute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
@@ -79,13 +56,13 @@ async function list(ctx: CliContext): Promise<number> {
     ctx.io.err('--older-than takes a whole number of days, such as --older-than 7.');
     return EXIT.usage;
   }
-  const found = await teamOf(ctx);
+  const found = await correctionsTeam(ctx);
   if (!found) return EXIT.usage;
   let all: CorrectionHolder[];
   try {
     all = await found.team.correctionsInProgress(found.environmentKey);
   } catch (e) {
-    return refusal(ctx, e);
+    return teamRefusal(ctx, e);
   }
   const now = Date.now();
   const shown = all.filter((c) => now - Date.parse(c.since) >= olderThan * DAY_MS);
@@ -115,7 +92,7 @@ async function release(ctx: CliContext, args: string[]): Promise<number> {
     ctx.io.err('Say why the correction is given up: --reason "…" (it goes to the audit trail).');
     return EXIT.usage;
   }
-  const found = await teamOf(ctx);
+  const found = await correctionsTeam(ctx);
   if (!found) return EXIT.usage;
   let held: CorrectionHolder | undefined;
   try {
@@ -123,7 +100,7 @@ async function release(ctx: CliContext, args: string[]): Promise<number> {
       (c) => c.donationId === donationId,
     );
   } catch (e) {
-    return refusal(ctx, e);
+    return teamRefusal(ctx, e);
   }
   if (!held) {
     ctx.io.err(
@@ -134,7 +111,7 @@ async function release(ctx: CliContext, args: string[]): Promise<number> {
   try {
     await found.team.abandonCorrection(found.environmentKey, donationId);
   } catch (e) {
-    return refusal(ctx, e);
+    return teamRefusal(ctx, e);
   }
   found.desk.audit.recordDone(
     'release-correction',

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import {
-  HEADERS,
-  MAPPING,
   followUpload,
+  giftsWorkspace,
   openDesk,
   serviceFaults,
   startSandbox,
@@ -59,29 +58,7 @@ afterAll(async () => {
   for (const dir of [aliceDir, bobDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function workspaceOf(desk: Desk, name: string, gifts: GiftRow[]): Promise<string> {
-  const meta = await desk.runtime.workspaces.create({
-    name,
-    source: {
-      fileName: `${name}.xlsx`,
-      format: 'xlsx',
-      sheet: 'Sheet1',
-      headerRow: 1,
-      headerRowCount: 1,
-      totalsRow: null,
-      skippedBlankRows: 0,
-      warnings: [],
-    },
-    headers: HEADERS,
-    rows: gifts.map((g, i) => ({
-      key: i + 1,
-      rowNumber: i + 2,
-      cells: [g.recipient, g.amount, g.currency, g.employee ?? `E${i + 1}`],
-    })),
-    mapping: MAPPING as Record<string, unknown>,
-  });
-  return meta.id;
-}
+const workspaceOf = (desk: Desk, name: string, gifts: GiftRow[]) => giftsWorkspace(desk, gifts, { name });
 
 /** Every donation the service holds, as its own API lists them (all pages). */
 async function donationsAtService(): Promise<Array<{ id: string; attributes: Record<string, unknown> }>> {
