@@ -10,6 +10,7 @@ import {
   type Desk,
   type Sandbox,
 } from './harness';
+import { getToken } from '../emulator/helpers';
 
 let s: Sandbox;
 let desk: Desk;
@@ -37,15 +38,7 @@ async function landAtService(
   amount: number,
   metadata: Record<string, string>,
 ): Promise<string> {
-  const token = await fetch(s.emu.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: s.emu.clientId,
-      client_secret: s.emu.clientSecret,
-    }).toString(),
-  }).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const token = await getToken(s.emu);
   const created = await fetch(`${s.emu.apiBaseUrl}/donations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },

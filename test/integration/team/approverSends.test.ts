@@ -14,6 +14,7 @@ import {
   type GiftRow,
   type Sandbox,
 } from '../reconcile/harness';
+import { getToken } from '../emulator/helpers';
 
 /*
  * The approver sends (issue 14): alice prepares on her laptop, bob approves on his, and under the
@@ -62,21 +63,11 @@ const workspaceOf = (desk: Desk, name: string, gifts: GiftRow[]) => giftsWorkspa
 
 /** Every donation the service holds, as its own API lists them (all pages). */
 async function donationsAtService(): Promise<Array<{ id: string; attributes: Record<string, unknown> }>> {
-  const token = (await (
-    await fetch(s.emu.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: s.emu.clientId,
-        client_secret: s.emu.clientSecret,
-      }).toString(),
-    })
-  ).json()) as { access_token: string };
+  const token = await getToken(s.emu);
   const all: Array<{ id: string; attributes: Record<string, unknown> }> = [];
   let next: string | undefined = `${s.emu.apiBaseUrl}/donations?page[size]=100`;
   while (next) {
-    const res = await fetch(next, { headers: { authorization: `Bearer ${token.access_token}` } });
+    const res = await fetch(next, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
       data: Array<{ id: string; attributes: Record<string, unknown> }>;
