@@ -2,7 +2,7 @@ import { test as base, type Page } from '@playwright/test';
 import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
-import { expect, openApp, openFixedSample, seriousViolations } from './fixtures';
+import { expect, openApp, openFixedSample, seriousViolations, titlesSeen, watchTitle } from './fixtures';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
 /*
@@ -100,12 +100,16 @@ test('bob approves and sends alice’s upload from his app; hers never sends it 
     const confirm = bobPage.getByRole('dialog', { name: 'Approve and send this upload?' });
     await expect(confirm).toContainText('this computer sends this exact file');
     expect(await seriousViolations(bobPage)).toEqual([]);
+    // What the dialog says until it is gone: it once read "Reject this upload?" while fading out.
+    await watchTitle(bobPage, 'decide-title');
     await confirm.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await expect(
       bobPage.getByText('You approved this upload and it was sent from this computer.'),
     ).toBeVisible({
       timeout: 30_000,
     });
+    await expect(confirm).toBeHidden();
+    expect(await titlesSeen(bobPage)).toEqual(['Approve and send this upload?']);
     await expect(bobPage.getByTestId('review-sender')).toContainText('bob');
 
     // His Uploads page follows it to the end; no workspace of his holds its rows.

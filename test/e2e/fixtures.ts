@@ -170,3 +170,28 @@ export async function seriousViolations(page: Page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
+
+/**
+ * Starts recording every text the element with this id shows (a dialog's title), so a test can check
+ * what a dialog said until it was gone, fade-out included; read back with `titlesSeen`.
+ */
+export async function watchTitle(page: Page, id: string): Promise<void> {
+  await page.evaluate((watched) => {
+    const seen: string[] = [];
+    (window as unknown as { titlesSeen: string[] }).titlesSeen = seen;
+    const note = () => {
+      const title = document.getElementById(watched)?.textContent;
+      if (title && seen.at(-1) !== title) seen.push(title);
+    };
+    note();
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  }, id);
+}
+
+export async function titlesSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { titlesSeen: string[] }).titlesSeen);
+}

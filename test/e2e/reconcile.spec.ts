@@ -10,6 +10,8 @@ import {
   openFixedSample,
   sendAndProcess,
   reconcileLater,
+  titlesSeen,
+  watchTitle,
 } from './fixtures';
 
 test('follow an upload to CLEARED, correct the declined donation, see the month reconcile', async ({
@@ -100,10 +102,14 @@ backgroundRefreshTest(
     const dialog = page.getByRole('dialog', { name: 'Dismiss the declined donation' });
     await expect(dialog.getByRole('button', { name: 'Dismiss' })).toBeDisabled();
     await dialog.getByLabel('Reason').fill('Cause closed; gift moved to December');
+    // What the dialog says until it is gone: it once read "Create a corrected donation" while fading out.
+    await watchTitle(page, 'declined-action-title');
     await dialog.getByRole('button', { name: 'Dismiss' }).click();
     await expect(declined.getByTestId('resolution')).toHaveText(
       'Dismissed: Cause closed; gift moved to December',
     );
+    await expect(dialog).toBeHidden();
+    expect(await titlesSeen(page)).toEqual(['Dismiss the declined donation']);
     await expect(page.getByRole('heading', { name: 'Declined donations: 0 open of 1' })).toBeVisible();
   },
 );

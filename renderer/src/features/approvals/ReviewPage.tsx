@@ -52,6 +52,13 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
   const [review, setReview] = useState<ApprovalReview | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [deciding, setDeciding] = useState<Deciding>(null);
+  // What the dialog asks, kept while it fades out after closing: an approval must not read
+  // "Reject this upload?" for a moment once it is made.
+  const [asking, setAsking] = useState<NonNullable<Deciding>>('approve');
+  const ask = (kind: NonNullable<Deciding>) => {
+    setAsking(kind);
+    setDeciding(kind);
+  };
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -317,7 +324,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           color="success"
           disabled={!review.canDecide || busy}
           aria-describedby={review.canDecide ? undefined : whyNotId}
-          onClick={() => setDeciding('approve')}
+          onClick={() => ask('approve')}
         >
           {sendsHere ? 'Approve and send…' : 'Approve…'}
         </Button>
@@ -326,7 +333,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           variant="outlined"
           disabled={!review.canDecide || busy}
           aria-describedby={review.canDecide ? undefined : whyNotId}
-          onClick={() => setDeciding('reject')}
+          onClick={() => ask('reject')}
         >
           Reject…
         </Button>
@@ -340,7 +347,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         fullWidth
       >
         <DialogTitle id="decide-title">
-          {deciding === 'approve'
+          {asking === 'approve'
             ? sendsHere
               ? 'Approve and send this upload?'
               : 'Approve this upload?'
@@ -351,17 +358,17 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
             <DialogContentText>
               {review.workspaceName} from {review.preparer}: {totalsInWords(review.totals)} to{' '}
               {environmentWord(review.environment)}.{' '}
-              {deciding === 'approve'
+              {asking === 'approve'
                 ? sendsHere
                   ? 'The team’s rule says the approver sends: once you approve, this computer sends this exact file (the one the preparer’s computer stored, checked by its SHA-256) and follows it under Uploads.'
                   : 'Once approved it can be sent. Your approval holds for this exact file only.'
                 : 'It will not be sent. The preparer sees your reason and can prepare it again.'}
             </DialogContentText>
             <TextField
-              label={deciding === 'reject' ? 'Reason (required)' : 'Note (optional)'}
+              label={asking === 'reject' ? 'Reason (required)' : 'Note (optional)'}
               value={reason}
               onChange={(e) => setReason(e.target.value)}
-              required={deciding === 'reject'}
+              required={asking === 'reject'}
               multiline
               minRows={2}
               autoFocus
@@ -375,11 +382,11 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
             Cancel
           </Button>
           <Button
-            color={deciding === 'approve' ? 'success' : 'error'}
-            disabled={busy || (deciding === 'reject' && !reason.trim())}
+            color={asking === 'approve' ? 'success' : 'error'}
+            disabled={busy || (asking === 'reject' && !reason.trim())}
             onClick={() => void decide()}
           >
-            {deciding === 'approve' ? (sendsHere ? 'Approve and send' : 'Approve') : 'Reject'}
+            {asking === 'approve' ? (sendsHere ? 'Approve and send' : 'Approve') : 'Reject'}
           </Button>
         </DialogActions>
       </Dialog>

@@ -136,6 +136,10 @@ export function DeclinedPanel({
   searchedAllAt = null,
 }: Props) {
   const [action, setAction] = useState<Action>(null);
+  // The dialog's content stays the action's until it has faded out: a dismissal must not read
+  // "Create a corrected donation" for a moment once it is made.
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const close = () => setDialogOpen(false);
   const [recipientId, setRecipientId] = useState('');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
@@ -157,6 +161,7 @@ export function DeclinedPanel({
 
   function open(kind: NonNullable<Action>['kind'], donation: DonationView) {
     setAction({ kind, donation });
+    setDialogOpen(true);
     // Sending again means sending what was sent before, as it was fixed then.
     const sent =
       kind === 'retry' && donation.resolution?.kind === 'replacing' ? donation.resolution.sent : undefined;
@@ -200,13 +205,13 @@ export function DeclinedPanel({
         onChanged();
         if (MAYBE_MADE.has(r.error.code)) {
           // The correction may exist now: the dialog closes, so sending again takes a new look first.
-          setAction(null);
+          close();
           return setLost(r.error.message);
         }
         return setError(r.error.message);
       }
     }
-    setAction(null);
+    close();
     onChanged();
   }
 
@@ -392,8 +397,9 @@ export function DeclinedPanel({
         </Stack>
       ))}
       <Dialog
-        open={!!action}
-        onClose={() => setAction(null)}
+        open={dialogOpen}
+        onClose={close}
+        slotProps={{ transition: { onExited: () => setAction(null) } }}
         aria-labelledby="declined-action-title"
         maxWidth="sm"
         fullWidth
@@ -426,7 +432,7 @@ export function DeclinedPanel({
                 <RecipientField
                   value={recipientId}
                   onChange={setRecipientId}
-                  active={!!action}
+                  active={dialogOpen}
                   label="Recipient"
                   autoFocus={aboutRecipient(action.donation)}
                 />
@@ -452,7 +458,7 @@ export function DeclinedPanel({
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button variant="text" onClick={() => setAction(null)} disabled={busy}>
+          <Button variant="text" onClick={close} disabled={busy}>
             Cancel
           </Button>
           <Button
