@@ -317,7 +317,9 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
    * uploads are listed then). Never for the Offline sandbox: each computer has its own.
    */
   let teamBulksCache: { key: string; server: string; at: number; bulks: TeamBulk[] } | null = null;
-  const teamBulksNow = async (fresh = false): Promise<{ server: string; bulks: TeamBulk[] } | null> => {
+  const teamBulksNow = async (
+    fresh = false,
+  ): Promise<{ server: string; bulks: TeamBulk[]; answered: boolean } | null> => {
     const team = teamNow();
     if (!team) return null;
     const service = await deps.environments.describe();
@@ -327,7 +329,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       teamBulksCache && teamBulksCache.key === key && teamBulksCache.server === team.server
         ? teamBulksCache
         : null;
-    if (cached && !fresh && Date.now() - cached.at < TEAM_BULKS_FRESH_MS) return cached;
+    if (cached && !fresh && Date.now() - cached.at < TEAM_BULKS_FRESH_MS)
+      return { ...cached, answered: false };
     const file = join(deps.dataDir, 'reconcile', `team-bulks-${service.id}.json`);
     try {
       const bulks = await within(team.teamBulks(key), ELSEWHERE_WAIT_MS);
@@ -338,12 +341,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
         await mkdir(dirname(file), { recursive: true });
         await writeFileAtomic(file, JSON.stringify({ key, server: team.server, bulks }));
       }
-      return teamBulksCache;
+      return { ...teamBulksCache, answered: true };
     } catch {
-      if (cached) return cached;
+      if (cached) return { ...cached, answered: false };
       const kept = await readKeptTeamBulks(file, key, team.server);
       if (kept) teamBulksCache = { key, server: team.server, at: Date.now(), bulks: kept };
-      return teamBulksCache;
+      return teamBulksCache ? { ...teamBulksCache, answered: false } : null;
     }
   };
 
@@ -356,7 +359,8 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     const team = teamNow();
     if (!team) return;
     const shared = await teamBulksNow(true);
-    if (!shared) return;
+    // Only against what the server says now: with it away, nothing is tried (the next refresh does).
+    if (!shared?.answered) return;
     const key = await teamKey();
     const partials = await partialTotals(ledgerDir, local, environment);
     const known = new Map(shared.bulks.map((b) => [b.bulkId, b]));
@@ -475,9 +479,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (open.length === 0) return;
     let holders;
     try {
-      holders = await team.corrections(
-        await teamKey(),
-        open.map((d) => d.resource.id),
+      holders = await within(
+        team.corrections(
+          await teamKey(),
+          open.map((d) => d.resource.id),
+        ),
+        ELSEWHERE_WAIT_MS,
       );
     } catch {
       return;
@@ -492,9 +499,12 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     // Dismissed by a colleague: closed here too, with their reason.
     let dismissals;
     try {
-      dismissals = await team.dismissals(
-        await teamKey(),
-        open.map((d) => d.resource.id).filter((id) => !holders.has(id)),
+      dismissals = await within(
+        team.dismissals(
+          await teamKey(),
+          open.map((d) => d.resource.id).filter((id) => !holders.has(id)),
+        ),
+        ELSEWHERE_WAIT_MS,
       );
     } catch {
       dismissals = new Map<string, TeamDismissal>();
@@ -710,7 +720,6 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
     if (teamNow()) {
       const service = await deps.environments.describe();
       await publishOurBulks(await readLedgerSummaryView(ledgerDir), service.id);
-      await teamBulksNow(true);
     }
     const { environment, store, ledger } = await context();
     const { bulkIds } = openTargets(store, ledger, environment);

@@ -279,6 +279,10 @@ describe('one ledger for the team', () => {
     const after = await dave.call('donations.page', { offset: 0, limit: 100 });
     expect(after.total).toBe(before.total);
     expect((await dave.call('donations.summary', {})).uploads.map((u) => u.uploadId)).toEqual(uploadsBefore);
+    // A refresh reads the service as ever; what needs the team database waits for it.
+    const refreshed = await dave.call('donations.refresh', { limit: 100 });
+    expect(refreshed.total).toBe(before.total);
+    expect((await dave.call('donations.summary', {})).uploads.map((u) => u.uploadId)).toEqual(uploadsBefore);
     await dave.runtime.close();
     dave = await desks.reopenDave();
   }, 60_000);
