@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { test as base, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
 import { expect, openApp, openFixedSample, seriousViolations } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
+import { startTeamApp, withAliceAndBob } from './teamApps';
 
 /*
  * Team mode in the browser: a throwaway PostgreSQL cluster set up with `init-team`, two logins
@@ -73,38 +73,14 @@ async function submitAs(
 const submitAsAlice = (...args: Parameters<typeof submitAs> extends [unknown, ...infer R] ? R : never) =>
   submitAs(ALICE, ...args);
 
-async function startApp(
-  who: { login: string; password: string } | null,
-  url?: string,
-): Promise<BridgeProcess> {
-  // Quick polls (and a quick Offline sandbox), so an approved upload goes out and is processed in seconds.
-  const env: Record<string, string> = {
-    DONATION_DESK_APPROVALS_POLL_MS: '1000',
-    DONATION_DESK_OFFLINE_TIME_SCALE: '600',
-    DONATION_DESK_POLL_MIN_MS: '500',
-    DONATION_DESK_POLL_MAX_MS: '2000',
-  };
-  const address = url ?? (who ? cluster.url(who.login, who.password) : undefined);
-  if (address) env.DONATION_DESK_DATABASE_URL = address;
-  return startBridgeProcess(await newDataDir(), env);
-}
+const startApp = (who: { login: string; password: string } | null, url?: string) =>
+  startTeamApp(url ?? (who ? cluster.url(who.login, who.password) : null));
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Areas' });
 
-const test = base.extend<{ bobApp: BridgeProcess; aliceApp: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  bobApp: async ({}, use) => {
-    const app = await startApp(BOB);
-    await use(app);
-    await app.stop();
-  },
-  // eslint-disable-next-line no-empty-pattern
-  aliceApp: async ({}, use) => {
-    const app = await startApp(ALICE);
-    await use(app);
-    await app.stop();
-  },
-});
+const test = withAliceAndBob((who) =>
+  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
+);
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,9 +1,9 @@
-import { test as base, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { expect, openApp, openFixedSample, seriousViolations, titlesSeen, watchTitle } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
+import { withAliceAndBob } from './teamApps';
 
 /*
  * "The approver sends" through the screens: the team's rule says the approver's computer sends an
@@ -18,32 +18,11 @@ const BOB = { login: 'bob', password: 'bob-pw-2' };
 
 let cluster: PgCluster;
 
-async function startApp(who: { login: string; password: string }): Promise<BridgeProcess> {
-  return startBridgeProcess(await newDataDir(), {
-    DONATION_DESK_APPROVALS_POLL_MS: '1000',
-    DONATION_DESK_OFFLINE_TIME_SCALE: '600',
-    DONATION_DESK_POLL_MIN_MS: '500',
-    DONATION_DESK_POLL_MAX_MS: '2000',
-    DONATION_DESK_DATABASE_URL: cluster.url(who.login, who.password),
-  });
-}
-
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Areas' });
 
-const test = base.extend<{ bobApp: BridgeProcess; aliceApp: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  bobApp: async ({}, use) => {
-    const app = await startApp(BOB);
-    await use(app);
-    await app.stop();
-  },
-  // eslint-disable-next-line no-empty-pattern
-  aliceApp: async ({}, use) => {
-    const app = await startApp(ALICE);
-    await use(app);
-    await app.stop();
-  },
-});
+const test = withAliceAndBob((who) =>
+  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
+);
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);

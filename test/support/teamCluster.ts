@@ -22,6 +22,8 @@ export interface TeamCluster extends PgCluster {
   urlOf(login: TeamLogin): string;
   /** A connected client as `login`; closed by stop() if still open. */
   connect(login: TeamLogin): Promise<pg.Client>;
+  /** A connected client for every login (for raw SQL as each person), closed by stop(). */
+  connectEveryone(): Promise<(login: TeamLogin) => pg.Client>;
 }
 
 export async function startTeamCluster(options: PgClusterOptions = {}): Promise<TeamCluster> {
@@ -45,15 +47,21 @@ export async function startTeamCluster(options: PgClusterOptions = {}): Promise<
     throw e;
   }
   const urlOf = (login: TeamLogin) => cluster.url(login, `${login}-password`);
+  const connect = async (login: TeamLogin): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: urlOf(login) });
+    await client.connect();
+    open.add(client);
+    client.on('end', () => open.delete(client));
+    return client;
+  };
   return {
     ...cluster,
     urlOf,
-    async connect(login) {
-      const client = new pg.Client({ connectionString: urlOf(login) });
-      await client.connect();
-      open.add(client);
-      client.on('end', () => open.delete(client));
-      return client;
+    connect,
+    async connectEveryone() {
+      const clients = new Map<TeamLogin, pg.Client>();
+      for (const login of Object.keys(TEAM_LOGINS) as TeamLogin[]) clients.set(login, await connect(login));
+      return (login) => clients.get(login) as pg.Client;
     },
     async stop() {
       await Promise.all([...open].map((c) => c.end().catch(() => undefined)));

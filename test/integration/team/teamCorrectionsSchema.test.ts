@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditActionWord, describeAuditEntry } from '../../../shared/audit/describeAuditEntry';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
+import { expectRefused as refused } from './refused';
 
 /*
  * Corrections of declined donations on the team database, as raw SQL from each login: one person
@@ -10,29 +11,17 @@ import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../suppor
  */
 
 let team: TeamCluster;
-const clients = new Map<TeamLogin, pg.Client>();
-const as = (login: TeamLogin) => clients.get(login)!;
+/** Raw SQL as each login. */
+let as: (login: TeamLogin) => pg.Client;
 const KEY = 'sandbox|http://127.0.0.1';
 
 beforeAll(async () => {
   team = await startTeamCluster();
-  for (const login of ['alice', 'bob', 'carol', 'dave', 'erin'] as const) {
-    clients.set(login, await team.connect(login));
-  }
+  as = await team.connectEveryone();
 }, 120_000);
 afterAll(async () => {
   await team?.stop();
 });
-
-async function refused(promise: Promise<unknown>, sqlstate: string, message?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e as { code?: string; message?: string },
-  );
-  expect(error, `expected a refusal ${sqlstate}`).not.toBeNull();
-  expect(error?.code).toBe(sqlstate);
-  if (message) expect(error?.message).toMatch(message);
-}
 
 interface Claim {
   granted: boolean;

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
+import { expectRefused as refused } from './refused';
 
 /*
  * The team database's rules as raw SQL from each login: what a modified client could send. Nothing
@@ -9,30 +10,18 @@ import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../suppor
  */
 
 let team: TeamCluster;
-const clients = new Map<TeamLogin, pg.Client>();
-const as = (login: TeamLogin) => clients.get(login)!;
+/** Raw SQL as each login. */
+let as: (login: TeamLogin) => pg.Client;
 
 beforeAll(async () => {
   team = await startTeamCluster();
-  for (const login of ['alice', 'bob', 'carol', 'dave', 'erin'] as const) {
-    clients.set(login, await team.connect(login));
-  }
+  as = await team.connectEveryone();
 });
 afterAll(async () => {
   await team?.stop();
 });
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-
-async function refused(promise: Promise<unknown>, sqlstate: string, message?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e as { code?: string; message?: string },
-  );
-  expect(error, `expected a refusal ${sqlstate}`).not.toBeNull();
-  expect(error?.code).toBe(sqlstate);
-  if (message) expect(error?.message).toMatch(message);
-}
 
 async function submit(login: TeamLogin, totals: unknown = [{ currencyCode: 'EUR', amount: 5000, count: 2 }]) {
   const id = randomUUID();
