@@ -9,7 +9,14 @@ import type { EventBus } from '../services/eventBus';
 import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
 
 export const SECRET_HEADER = 'x-desk-secret';
-const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** The largest request body one call may send (a new workspace's rows travel in one body). */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/**
+ * The most request-body bytes the bridge holds at once across every call in flight. Beyond it a call
+ * is answered 503 at once (try again shortly) instead of being buffered: twenty large bodies sent
+ * together must not take the bridge's memory, whoever sends them.
+ */
+export const MAX_BUFFERED_BYTES = 512 * 1024 * 1024;
 
 export interface BridgeOptions {
   services: Services;
@@ -22,6 +29,8 @@ export interface BridgeOptions {
   /** Fixed secret for tests; otherwise a new random one per launch. */
   secret?: string;
   onUnexpected?: (channel: string, error: unknown) => void;
+  /** Limits, lowered by tests; the defaults are MAX_BODY_BYTES and MAX_BUFFERED_BYTES. */
+  limits?: { bodyBytes?: number; bufferedBytes?: number };
 }
 
 export interface RunningBridge {
@@ -62,34 +71,79 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   send(res, status, JSON.stringify({ ok: false, error: { code, message } }));
 }
 
+/** Why a body was not read: the caller answers each with its own status. */
+class BodyRefused extends Error {
+  constructor(readonly status: 400 | 413 | 503) {
+    super(`body refused (${status})`);
+  }
+}
+
+/**
+ * Bytes held for request bodies across every call in flight. A call reserves what it declares before
+ * anything is allocated (or piece by piece without a Content-Length), and gives it back when its body
+ * has been handed on or refused.
+ */
+export class ByteBudget {
+  private held = 0;
+  constructor(readonly limit: number) {}
+  get inUse(): number {
+    return this.held;
+  }
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
+}
+
 /**
  * The request body. With a Content-Length (fetch always sends one for a byte body) each piece is
  * copied into place as it arrives: a new workspace's rows are tens of megabytes, and copying them all
  * at once after the last piece put that copy, and a second buffer of that size, on the import's path.
+ * `reserve` is called with each amount to be held; the caller gives the total back when done.
  */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  reserve: (bytes: number) => boolean,
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (req.headers['content-length'] !== undefined && Number.isSafeInteger(declared) && declared >= 0) {
-    if (declared > MAX_BODY_BYTES) throw new Error('body too large');
+    if (declared > maxBytes) throw new BodyRefused(413);
+    if (!reserve(declared)) throw new BodyRefused(503);
     const body = Buffer.allocUnsafe(declared);
     let size = 0;
     for await (const chunk of req) {
       const piece = chunk as Buffer;
-      if (size + piece.length > declared) throw new Error('body longer than its Content-Length');
+      if (size + piece.length > declared) throw new BodyRefused(400);
       piece.copy(body, size);
       size += piece.length;
     }
-    if (size !== declared) throw new Error('body shorter than its Content-Length');
+    if (size !== declared) throw new BodyRefused(400);
     return body;
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('body too large');
-    chunks.push(chunk as Buffer);
+    const piece = chunk as Buffer;
+    size += piece.length;
+    if (size > maxBytes) throw new BodyRefused(413);
+    if (!reserve(piece.length)) throw new BodyRefused(503);
+    chunks.push(piece);
   }
   return Buffer.concat(chunks);
+}
+
+/** The path's own text, or null when a percent escape in it is broken ("/a%ZZ", "/%"). */
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -103,6 +157,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   const ownHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const ownOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   const streams = new Set<ServerResponse>();
+  const maxBodyBytes = options.limits?.bodyBytes ?? MAX_BODY_BYTES;
+  const budget = new ByteBudget(options.limits?.bufferedBytes ?? MAX_BUFFERED_BYTES);
 
   const unsubscribe = options.events.subscribe((name, payload) => {
     const frame = `event: desk\ndata: ${JSON.stringify({ name, payload })}\n\n`;
@@ -119,7 +175,9 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       }
     }
     const root = normalize(options.rendererDir);
-    let file = normalize(join(root, decodeURIComponent(pathname)));
+    const decoded = decodedPath(pathname);
+    if (decoded === null) return refuse(res, 400, 'BAD_PATH', 'This address is not valid.');
+    let file = normalize(join(root, decoded));
     if (!file.startsWith(root + sep) && file !== root) return refuse(res, 404, 'NOT_FOUND', 'Not found.');
     const info = await stat(file).catch(() => null);
     if (!info || info.isDirectory()) {
@@ -197,12 +255,26 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       return refuse(res, 415, 'CONTENT_TYPE', 'Calls must be JSON.');
     }
     let input: unknown;
+    let held = 0;
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, maxBodyBytes, (bytes) => {
+        if (!budget.take(bytes)) return false;
+        held += bytes;
+        return true;
+      });
       if (withBytes) input = decodeCallWithBytes(body);
       else input = body.length ? JSON.parse(body.toString('utf8')) : {};
-    } catch {
+    } catch (e) {
+      const status = e instanceof BodyRefused ? e.status : 400;
+      if (status === 503) {
+        res.setHeader('retry-after', '5');
+        return refuse(res, 503, 'BUSY', 'The app is busy with other large requests. Try again in a moment.');
+      }
+      if (status === 413) return refuse(res, 413, 'TOO_LARGE', 'The request is larger than the app accepts.');
       return refuse(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON or is too large.');
+    } finally {
+      // The parsed input is what the call works on from here; the body's bytes are no longer held.
+      budget.give(held);
     }
     const result = await dispatch(
       options.services,

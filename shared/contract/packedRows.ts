@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WorkspaceRow } from './workspace';
+import { withinWorkspaceLimits, type WorkspaceRow } from './workspace';
 
 /**
  * Many rows in compact form, for a new workspace: every cell's text one after another in one
@@ -124,7 +124,8 @@ export function isPackedRows(value: unknown): value is PackedRows {
   }
   const { texts, lengths, rowNumbers, width } = value as Record<string, unknown>;
   if (typeof texts !== 'string' || !Array.isArray(rowNumbers)) return false;
-  if (!Number.isSafeInteger(width) || (width as number) < 0 || (width as number) > 1000) return false;
+  if (!Number.isSafeInteger(width) || (width as number) < 0) return false;
+  if (!withinWorkspaceLimits(rowNumbers.length, width as number)) return false;
   for (let r = 0; r < rowNumbers.length; r++) if (!isRowNumber(rowNumbers[r])) return false;
   const numbers =
     typeof lengths === 'string' ? decodeLengths(lengths) : lengths instanceof Uint32Array ? lengths : null;
@@ -158,8 +159,11 @@ function decodeInput(value: unknown): PackedRows | null {
     if (Object.hasOwn(value, name) && !['texts', 'lengths', 'rowNumbers', 'width'].includes(name))
       return null;
   }
+  // Sizes first, before anything is unpacked: fifty million empty rows must cost nothing to refuse.
+  if (!(rowNumbers instanceof Uint8Array) || typeof width !== 'number') return null;
+  if (!withinWorkspaceLimits(rowNumbers.byteLength / 4, width)) return null;
   const numbers = lengthsOfBytes(lengths);
-  const rowNumberValues = rowNumbers instanceof Uint8Array ? lengthsOfBytes(rowNumbers) : null;
+  const rowNumberValues = lengthsOfBytes(rowNumbers);
   if (!numbers || !rowNumberValues) return null;
   let text: string;
   try {
@@ -192,7 +196,7 @@ export const packedRowsInputSchema = z
     },
     {
       message:
-        'Packed rows must be {texts, lengths, rowNumbers, width}: UTF-8 texts and one 32-bit length per cell, adding up to the texts.',
+        'Packed rows must be {texts, lengths, rowNumbers, width}: UTF-8 texts and one 32-bit length per cell, adding up to the texts, with at most 1,048,576 rows, 1,000 columns and 16,777,216 cells.',
     },
   )
   .transform((value) => decodedInputs.get(value) ?? (decodeInput(value) as PackedRows));

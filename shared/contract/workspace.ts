@@ -12,13 +12,29 @@ export type WorkspaceRow = z.infer<typeof workspaceRowSchema>;
 const isRowNumber = (n: unknown): boolean => n === null || (Number.isSafeInteger(n) && (n as number) > 0);
 
 /**
+ * The most rows one workspace holds: a worksheet's own limit in Excel, so any sheet a person can
+ * open fits. A request for more is refused before its rows are unpacked.
+ */
+export const MAX_WORKSPACE_ROWS = 1_048_576;
+/** The most cells (rows × columns) one workspace holds: Excel's rows at 16 columns each. */
+export const MAX_WORKSPACE_CELLS = MAX_WORKSPACE_ROWS * 16;
+/** The most columns one workspace holds. */
+export const MAX_WORKSPACE_COLUMNS = 1000;
+
+/** Whether `rows` rows of `width` cells stay within the limits above. */
+export function withinWorkspaceLimits(rows: number, width: number): boolean {
+  return rows <= MAX_WORKSPACE_ROWS && width <= MAX_WORKSPACE_COLUMNS && rows * width <= MAX_WORKSPACE_CELLS;
+}
+
+/**
  * The same rules as `workspaceRowSchema.strict()` for a whole list, checked by hand: zod takes about
  * a second for 100,000 rows where this loop takes a few milliseconds, and checking them is all main
  * does with the rows of a new workspace before writing them. Unknown properties are refused rather
  * than dropped. A test holds this to zod's answers case by case.
  */
 export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
-  if (!Array.isArray(value)) return false;
+  if (!Array.isArray(value) || value.length > MAX_WORKSPACE_ROWS) return false;
+  let cellCount = 0;
   for (let i = 0; i < value.length; i++) {
     const row: unknown = value[i];
     if (typeof row !== 'object' || row === null || Array.isArray(row)) return false;
@@ -30,7 +46,10 @@ export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
     }
     const { key, rowNumber, cells } = row as Record<string, unknown>;
     if (properties !== 3 || !Number.isSafeInteger(key) || (key as number) < 0) return false;
-    if (!isRowNumber(rowNumber) || !Array.isArray(cells)) return false;
+    if (!isRowNumber(rowNumber) || !Array.isArray(cells) || cells.length > MAX_WORKSPACE_COLUMNS)
+      return false;
+    cellCount += cells.length;
+    if (cellCount > MAX_WORKSPACE_CELLS) return false;
     for (let c = 0; c < cells.length; c++) if (typeof cells[c] !== 'string') return false;
   }
   return true;
@@ -39,7 +58,7 @@ export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
 /** Many rows at once (a new workspace): see isWorkspaceRowList. */
 export const workspaceRowListSchema = z.custom<WorkspaceRow[]>(isWorkspaceRowList, {
   message:
-    'Rows must each be {key, rowNumber, cells} with a whole-number key, a row number or null, and text cells.',
+    'Rows must each be {key, rowNumber, cells} with a whole-number key, a row number or null, and text cells; at most 1,048,576 rows, 1,000 columns and 16,777,216 cells.',
 });
 
 export const workspaceSourceSchema = z.object({
