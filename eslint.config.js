@@ -1,4 +1,4 @@
-// Lint also enforces the process boundaries of docs/ARCHITECTURE (see docs/decisions.md).
+// Lint also enforces the process boundaries of docs/ARCHITECTURE (see docs/decisions/0003-one-composition-root.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

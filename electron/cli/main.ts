@@ -7,7 +7,7 @@ import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
 import { DeskFailure } from '../../shared/result';
 import { osIdentity } from '../services/audit/identity';
 
-/** Exit codes, documented in the README and in `--help`. */
+/** Exit codes, documented in docs/guide/command-line.md and in `--help`. */
 export const EXIT = {
   ok: 0,
   /** Rows are invalid, an upload ended in ERROR, a report does not reconcile. */

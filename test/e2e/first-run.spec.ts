@@ -13,7 +13,7 @@ import {
 } from './fixtures';
 
 /**
- * `DESK_SCREENSHOTS=1 npx playwright test test/e2e/first-run.spec.ts` also writes the README's
+ * `DESK_SCREENSHOTS=1 npx playwright test test/e2e/first-run.spec.ts` also writes the guides'
  * screenshots (docs/images, 1440 px wide) from this walk.
  */
 const SCREENSHOTS = process.env.DESK_SCREENSHOTS === '1';
@@ -22,7 +22,7 @@ const HEIGHT = 900;
 
 test.use({ viewport: { width: WIDTH, height: HEIGHT } });
 
-/** A screenshot for the README (only with DESK_SCREENSHOTS=1); `height` shows more of a long page. */
+/** A screenshot for the guides in docs/ (only with DESK_SCREENSHOTS=1); `height` shows more of a long page. */
 async function shot(
   page: Page,
   name: string,

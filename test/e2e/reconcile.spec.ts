@@ -56,7 +56,7 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   // The month-end report adds up.
   await page.getByRole('button', { name: 'Show report' }).click();
   await expect(page.getByTestId('report-reconciled')).toHaveText('Reconciled', { timeout: 30_000 });
-  // As printed: the report alone (the README's picture of it).
+  // As printed: the report alone (the month-end guide's picture of it).
   await page.emulateMedia({ media: 'print' });
   await page
     .getByRole('region', { name: /^Month-end report/ })

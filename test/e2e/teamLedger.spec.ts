@@ -11,7 +11,7 @@ import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProc
  * service account) and sees her upload, its donations and its control totals, and the same month-end
  * report. Both apps work on the Sandbox environment at one emulator, as two computers reach one service.
  *
- * `DESK_SCREENSHOTS=1` also writes docs/images/team-reconcile-colleague.png for the README.
+ * `DESK_SCREENSHOTS=1` also writes docs/images/team-reconcile-colleague.png for the team guide (docs/guide/team-admin.md).
  */
 
 const SCREENSHOTS = process.env.DESK_SCREENSHOTS === '1';
