@@ -25,6 +25,7 @@ import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
+import { teamSendGates } from './team/sendGate/teamSendGate';
 
 export interface DeskRuntime {
   services: Services;
@@ -145,8 +146,8 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     events,
     platform,
     checkReplacements: reconcile.checkReplacements,
-    team: () => team.current(),
-    computer: identity.computer(),
+    // Team mode's gate whenever a team database may be in force; it asks which one at each use.
+    sendGates: teamSendGates(() => team.current(), identity.computer()),
     ...fetchOption,
   });
   // Any edit of a workspace whose upload waits for approval (or is approved, not sent) voids it.

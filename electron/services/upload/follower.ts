@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { BulkIntentResource } from '../../../shared/bulk-file/serviceSchemas';
 import { count } from '../../../shared/i18n';
 import type { LedgerIntent } from '../ledger/ledgerSchema';
@@ -68,15 +67,11 @@ export class IntentFollower {
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; delay: number }>();
   private closed = false;
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Who holds this process's follow leases in team mode. */
-  private readonly holder: string;
 
   constructor(
     private readonly ctx: UploadContext,
     private readonly onFinished: (intent: LedgerIntent) => void,
-  ) {
-    this.holder = `${ctx.computer ?? 'computer'}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  }
+  ) {}
 
   follow(intent: LedgerIntent, delay = this.ctx.poll.minMs): void {
     if (this.closed || !needsFollowing(intent) || this.timers.has(intent.attemptId)) return;
@@ -107,8 +102,8 @@ export class IntentFollower {
   private async pollOnce(attemptId: string, lastDelay: number, rethrow = false): Promise<void> {
     const intent = this.ctx.ledger.findIntent(attemptId);
     if (!intent || !needsFollowing(intent) || this.closed) return;
-    if (!rethrow && !(await this.mayFollow(intent))) {
-      // Another computer of the team follows it now: look again when its lease may have lapsed.
+    if (!rethrow && !(await this.ctx.gate.mayFollow(intent))) {
+      // Another computer of the team follows it now: look again when that may have changed.
       if (!this.closed) this.schedule(attemptId, this.ctx.poll.maxMs);
       return;
     }
@@ -124,7 +119,7 @@ export class IntentFollower {
     }
     if (this.closed) return;
     if (!needsFollowing(next)) {
-      this.releaseLease(next);
+      this.ctx.gate.followed(next);
       this.onFinished(next);
       return;
     }
@@ -133,30 +128,6 @@ export class IntentFollower {
       attemptId,
       moved ? this.ctx.poll.minMs : Math.min(this.ctx.poll.maxMs, lastDelay * this.ctx.poll.factor),
     );
-  }
-
-  private leaseKey(intent: LedgerIntent): string {
-    return `follow:${intent.serviceId ?? intent.attemptId}`;
-  }
-
-  /**
-   * Team mode: one computer follows an upload at a time (a lease in the team database, renewed at
-   * each poll). Best effort: without an answer from the database this computer follows anyway, as
-   * following only reads the service.
-   */
-  private async mayFollow(intent: LedgerIntent): Promise<boolean> {
-    const team = this.ctx.team?.() ?? null;
-    if (!team) return true;
-    try {
-      return await team.lease(this.leaseKey(intent), this.holder, this.ctx.poll.maxMs * 3);
-    } catch {
-      return true;
-    }
-  }
-
-  private releaseLease(intent: LedgerIntent): void {
-    const team = this.ctx.team?.() ?? null;
-    if (team) void team.releaseLease(this.leaseKey(intent), this.holder).catch(() => undefined);
   }
 
   isFollowing(attemptId: string): boolean {

@@ -8,8 +8,9 @@ import type { PlatformAdapter } from '../platform';
 import type { WorkspaceStore } from '../workspaces/workspaceStore';
 import { ServiceClient, DEFAULT_RETRY, type RetryOptions } from '../api/serviceClient';
 import { LedgerStore, readLedgerRecords } from '../ledger/ledgerStore';
-import type { TeamDatabase } from '../team/teamTypes';
-import type { CheckReplacements, PollPolicy, UploadContext } from './context';
+import type { CheckReplacements, PollPolicy, UploadBasics } from './basics';
+import { localSendGates } from './localSendGate';
+import type { SendGates } from './sendGate';
 import { UploadEngine } from './uploadEngine';
 
 type UploadChannel = keyof typeof uploadChannels & ChannelName;
@@ -52,10 +53,11 @@ export interface UploadDeps {
   sleep?: (ms: number) => Promise<void>;
   /** See UploadContext.checkReplacements: the reconcile services answer it. */
   checkReplacements?: CheckReplacements;
-  /** Team mode: the shared database in force now, or null alone (see UploadContext.team). */
-  team?: () => TeamDatabase | null;
-  /** This computer's name, recorded with each upload submitted to the team. */
-  computer?: string;
+  /**
+   * What an upload passes before it is sent, and what team mode hears of it (default: the local
+   * gate, which lets everything go and shares nothing).
+   */
+  sendGates?: SendGates;
   log?: (message: string) => void;
 }
 
@@ -100,11 +102,12 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
     retry,
     sleep,
   });
+  const gates = deps.sendGates ?? localSendGates;
   let engine: Promise<UploadEngine> | null = null;
   let closed = false;
   const ready = (): Promise<UploadEngine> => {
     engine ??= LedgerStore.open(join(deps.dataDir, 'uploads')).then((ledger) => {
-      const ctx: UploadContext = {
+      const basics: UploadBasics = {
         ledger,
         client,
         events: deps.events,
@@ -119,10 +122,8 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
         uploadGraceMs,
         startedAt: (deps.now ?? Date.now)(),
         ...(deps.checkReplacements ? { checkReplacements: deps.checkReplacements } : {}),
-        ...(deps.team ? { team: deps.team } : {}),
-        ...(deps.computer ? { computer: deps.computer } : {}),
       };
-      return new UploadEngine(ctx);
+      return new UploadEngine(basics, gates);
     });
     engine.catch(() => {
       engine = null;
@@ -134,8 +135,7 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
   const anythingToResume = async (): Promise<boolean> => {
     if (existsSync(join(deps.dataDir, 'uploads'))) return true;
     try {
-      const team = deps.team?.() ?? null;
-      return team ? (await team.uploadsToSend()).length > 0 : false;
+      return await gates.anythingToTakeOver();
     } catch {
       return false;
     }
@@ -179,8 +179,7 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       }
     },
     async workspaceEdited(workspaceId, version) {
-      const team = deps.team?.() ?? null;
-      if (!team || !existsSync(join(deps.dataDir, 'uploads'))) return;
+      if (!gates.inForce() || !existsSync(join(deps.dataDir, 'uploads'))) return;
       const log = deps.log ?? ((m: string) => console.error(m));
       try {
         const e = await ready();
@@ -192,14 +191,17 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       }
       try {
         const { groups } = await readLedgerRecords(join(deps.dataDir, 'uploads'));
-        for (const g of groups) {
-          if (g.workspaceId !== workspaceId || g.stopped || !g.approval) continue;
-          if (!['submitting', 'waiting', 'approved'].includes(g.approval.state)) continue;
-          await team.voidUpload(
-            g.id,
-            `the workspace was edited after it was submitted for approval (version ${version}, ${new Date().toISOString()})`,
-          );
-        }
+        const open = groups.filter(
+          (g) =>
+            g.workspaceId === workspaceId &&
+            !g.stopped &&
+            g.approval &&
+            ['submitting', 'waiting', 'approved'].includes(g.approval.state),
+        );
+        await gates.voidApprovals(
+          open.map((g) => g.id),
+          `the workspace was edited after it was submitted for approval (version ${version}, ${new Date().toISOString()})`,
+        );
       } catch (e) {
         log(
           `Team database: an approval of workspace ${workspaceId} could not be voided after an edit: ${e instanceof Error ? e.message : String(e)}`,
