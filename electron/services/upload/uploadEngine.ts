@@ -3,7 +3,6 @@ import { count, plural } from '../../../shared/i18n';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
 import { DeskFailure } from '../../../shared/result';
-import { backoffDelay } from '../api/backoff';
 import type { LedgerGroup } from '../ledger/ledgerSchema';
 import { admit, checkReplacements, duplicateFlags, replacementsOf } from './admission';
 import { serviceInUse, type UploadBasics } from './basics';
@@ -16,6 +15,7 @@ import { planParts, validateWorkspace, type ValidatedWorkspace } from './prepare
 import { recordClaimed } from './recorder';
 import { errorsOf } from './repair';
 import { intentOrThrow, rowsToResend } from './resendRows';
+import { ResumeLoop } from './resumeLoop';
 import type { SendGates, UploadSubmission } from './sendGate';
 import { PartSender } from './sender';
 import { KeyedLocks, SerialQueue } from './serialWork';
@@ -34,12 +34,11 @@ export class UploadEngine {
   private readonly groups: GroupSender;
   private readonly groupLocks = new KeyedLocks();
   private readonly starts = new SerialQueue();
-  private resumeTimer: NodeJS.Timeout | null = null;
-  private resumeFailures = 0;
-  private resumeRun: Promise<void> | null = null;
+  private readonly resumes: ResumeLoop;
   private closed = false;
 
   constructor(basics: UploadBasics, gates: SendGates = localSendGates) {
+    this.resumes = new ResumeLoop(() => this.resumePass(), basics.poll);
     const gate = gates.open({
       ctx: basics,
       follow: (intent) => this.follower.follow(intent, 0),
@@ -270,30 +269,28 @@ export class UploadEngine {
 
   /** Resumes everything unfinished in the ledger: sends parts not yet at the service, follows the rest. */
   resume(): Promise<void> {
-    this.resumeRun ??= this.resumeAll().finally(() => {
-      this.resumeRun = null;
-    });
-    return this.resumeRun;
+    return this.resumes.now();
   }
 
-  private async resumeAll(): Promise<void> {
-    if (this.closed) return;
+  /** One pass of resume: true when everything unfinished went as far as it can for now. */
+  private async resumePass(): Promise<boolean> {
+    if (this.closed) return false;
     // Corrections claimed by uploads that ended creating nothing, not given back when they ended.
     await this.ctx.gate.giveBackClaims(null);
     // The approver sends: uploads this login approved and is to send, not on this computer yet.
     await this.ctx.gate.takeOverApproved();
     // Nothing unfinished: do not even start the Offline sandbox or ask for a token.
-    if (this.settled()) return;
+    if (this.settled()) return false;
     let env: { id: string; baseUrl: string; emulated: boolean };
     try {
       env = await serviceInUse(this.ctx);
     } catch {
       this.scheduleResume();
-      return;
+      return false;
     }
     let failed = false;
     for (const group of this.ctx.ledger.allGroups()) {
-      if (this.closed) return;
+      if (this.closed) return false;
       if (group.stopped) continue;
       // Never send an upload to another service than the one it was prepared for.
       if (group.environment !== env.id || (!env.emulated && group.baseUrl !== env.baseUrl)) continue;
@@ -307,20 +304,11 @@ export class UploadEngine {
     }
     // And those of uploads this pass stopped (the upload host refused the file).
     await this.ctx.gate.giveBackClaims(null);
-    if (!failed) this.resumeFailures = 0;
+    return !failed;
   }
 
   private scheduleResume(): void {
-    if (this.closed || this.resumeTimer) return;
-    const delay = backoffDelay(this.resumeFailures++, {
-      baseMs: this.ctx.poll.minMs,
-      maxMs: this.ctx.poll.maxMs,
-    });
-    this.resumeTimer = setTimeout(() => {
-      this.resumeTimer = null;
-      void this.resume();
-    }, delay);
-    this.resumeTimer.unref();
+    if (!this.closed) this.resumes.later();
   }
 
   ledger(): UploadContext['ledger'] {
@@ -329,9 +317,9 @@ export class UploadEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    const resumes = this.resumes.close();
     await this.follower.close();
-    await this.resumeRun?.catch(() => undefined);
+    await resumes;
     await this.starts.idle();
     await this.groupLocks.idle();
   }

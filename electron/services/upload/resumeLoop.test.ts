@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ResumeLoop } from './resumeLoop';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ResumeLoop', () => {
+  it('shares the pass running with a second call', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pass = vi.fn(async () => {
+      await gate;
+      return true;
+    });
+    const loop = new ResumeLoop(pass, { minMs: 10, maxMs: 100 });
+    const first = loop.now();
+    const second = loop.now();
+    expect(second).toBe(first);
+    release();
+    await first;
+    expect(pass).toHaveBeenCalledTimes(1);
+    await loop.now();
+    expect(pass).toHaveBeenCalledTimes(2);
+  });
+
+  it('plans one pass at a time later, and none once closed', async () => {
+    vi.useFakeTimers();
+    const pass = vi.fn(async () => false);
+    const loop = new ResumeLoop(pass, { minMs: 10, maxMs: 100 });
+    loop.later();
+    loop.later();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pass).toHaveBeenCalledTimes(1);
+    loop.later();
+    await loop.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pass).toHaveBeenCalledTimes(1);
+    await loop.now();
+    expect(pass).toHaveBeenCalledTimes(1);
+  });
+});
