@@ -6,14 +6,13 @@ import type { WorkspaceObserver } from '../workspaces/workspaceStore';
 import { AuditStore } from './auditStore';
 import { AuditTrail } from './auditTrail';
 import { uploadGroupReader } from './auditedServices';
-import type { DeskIdentity } from './identity';
+import type { DeskIdentity } from '../core/identity';
 import type { TeamDatabase } from '../team/teamTypes';
 import { TeamAuditOutbox } from '../team/teamAuditOutbox';
 
 export { AuditStore } from './auditStore';
 export { AuditTrail } from './auditTrail';
 export { auditedServices } from './auditedServices';
-export { osIdentity, type DeskIdentity } from './identity';
 
 /** The audit trail of a data folder: the trail itself, what feeds it from the workspaces, and its channels. */
 export function createAuditServices(options: {

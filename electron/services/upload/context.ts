@@ -1,8 +1,8 @@
 import type { IntentState } from '../../../shared/contract/uploadChannels';
-import type { EventBus } from '../eventBus';
-import type { PlatformAdapter } from '../platform';
+import type { EventBus } from '../core/eventBus';
+import type { PlatformAdapter } from '../core/platform';
 import type { WorkspaceStore } from '../workspaces/workspaceStore';
-import type { Environments } from '../environments';
+import type { Environments } from '../environments/environments';
 import type { ServiceClient } from '../api/serviceClient';
 import type { LedgerStore } from '../ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
