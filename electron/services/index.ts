@@ -26,6 +26,8 @@ import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
+import { TeamAuditOutbox } from './team/teamAuditOutbox';
+import { databaseOf } from './db/deskDatabase';
 
 export interface DeskRuntime {
   services: Services;
@@ -117,11 +119,16 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         computer: identity.computer(),
       });
   const team: TeamSource = options.team ?? (ownTeam as TeamConnection);
+  // Team mode shares the audit trail through the team database's outbox (with this folder's database).
+  const auditOutbox = new TeamAuditOutbox(
+    () => databaseOf(platform.dataDir),
+    () => team.current(),
+  );
   const audit = createAuditServices({
     dataDir: platform.dataDir,
     identity,
     environment: () => settings.environment(),
-    team: () => team.current(),
+    sharing: auditOutbox,
   });
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'), audit.workspaceObserver);
   const templates = new TemplateStore(platform.dataDir);
@@ -286,13 +293,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     team,
     resumeUploads: () => upload.resumeNow(),
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
-    pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
+    pushAudit: () => (safeCurrent(team) ? auditOutbox.push() : Promise.resolve(0)),
     close: async () => {
       teamServices.close();
       await upload.close();
       await reconcile.close();
       // A command's last entries reach the team's trail before it exits (best effort, as always).
-      if (safeCurrent(team)) await audit.outbox.push().catch(() => undefined);
+      if (safeCurrent(team)) await auditOutbox.push().catch(() => undefined);
       await ownTeam?.close();
       await environments.close();
     },

@@ -10,7 +10,7 @@ import {
 import type { TeamDatabaseSettings, TeamDatabaseUpdate } from '../../../shared/contract/teamChannels';
 import type { SecretBox } from '../core/platform';
 import type { KeyValueStore } from './keyValueStore';
-import { joinTeamAddress, sameTeamLogin, splitTeamAddress, teamServerOf } from '../team/teamAddress';
+import { joinTeamAddress, sameTeamLogin, splitTeamAddress, teamServerOf } from './teamAddress';
 
 const storedAddresses = z.object({
   baseUrl: z.string().default(''),
