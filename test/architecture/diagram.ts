@@ -77,9 +77,9 @@ export function processDiagram(graph: FolderGraph): string {
     'flowchart LR',
     ...nodes.map((n) => `  ${n}["${processLabels[n]}"]`),
     ...arrows.map((a) => `  ${a.from} --> ${a.to}`),
-    '  renderer -. "window.desk (Electron IPC)" .-> preload',
-    '  preload -. "IPC" .-> main',
-    '  renderer -. "HTTP with a per-launch secret (browser mode)" .-> bridge',
+    '  renderer -.->|"window.desk (Electron IPC)"| preload',
+    '  preload -.->|"IPC"| main',
+    '  renderer -.->|"HTTP with a per-launch secret (browser mode)"| bridge',
     '```',
   ].join('\n');
 }
@@ -115,8 +115,8 @@ export function servicesDiagram(graph: FolderGraph): string {
     ]),
     ...layerArrows.map((a) => `  ${a.from} --> ${a.to}`),
     ...inLayer.map((e) => `  ${idOf(e.from)} --> ${idOf(e.to)}`),
-    ...seams.map((e) => `  ${idOf(e.from)} -- "${importedNames(e)}" --> ${idOf(e.to)}`),
-    ...temporary.map((e) => `  ${idOf(e.from)} -. "temporary: ${importedNames(e)}" .-> ${idOf(e.to)}`),
+    ...seams.map((e) => `  ${idOf(e.from)} -->|"${importedNames(e)}"| ${idOf(e.to)}`),
+    ...temporary.map((e) => `  ${idOf(e.from)} -.->|"temporary: ${importedNames(e)}"| ${idOf(e.to)}`),
     '```',
   ].join('\n');
 }
