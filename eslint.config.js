@@ -31,6 +31,16 @@ const nodeBuiltinPaths = nodeBuiltins.map((name) => ({
   message: 'No Node builtins here: this code runs in the browser too.',
 }));
 const nodeBuiltinPatterns = ['node:*'];
+// What main-side code (services, bridge, CLI) may not import.
+const mainSidePaths = [
+  {
+    name: 'electron',
+    message: 'Services are plain Node: pass Electron capabilities in at start-up.',
+  },
+];
+const mainSidePatterns = [
+  { group: ['**/renderer/**'], message: 'Main-side code imports nothing from the renderer.' },
+];
 
 export default tseslint.config(
   {
@@ -110,17 +120,33 @@ export default tseslint.config(
     files: ['electron/services/**/*.ts', 'electron/bridge/**/*.ts', 'electron/cli/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
+      'no-restricted-imports': ['error', { paths: mainSidePaths, patterns: mainSidePatterns }],
+    },
+  },
+  {
+    // Inside the services, team mode is reached only from team/ itself and the composition root,
+    // through interfaces the other folders own (docs/architecture.md; test/architecture checks it too).
+    files: ['electron/services/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'electron/services/team/**',
+      'electron/services/index.ts',
+      // TEMPORARY, remove once upload/ and reconcile/ reach team mode only through their seams (the
+      // send gate and the ledger sharing), with the allowlist in test/architecture/layers.ts.
+      'electron/services/reconcile/**',
+    ],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Services are plain Node: pass Electron capabilities in at start-up.',
-            },
-          ],
+          paths: mainSidePaths,
           patterns: [
-            { group: ['**/renderer/**'], message: 'Main-side code imports nothing from the renderer.' },
+            ...mainSidePatterns,
+            {
+              group: ['**/team', '**/team/**'],
+              message:
+                'Only team/ and electron/services/index.ts import team/: own a small interface here and let index.ts wire the team implementation.',
+            },
           ],
         },
       ],

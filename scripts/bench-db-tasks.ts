@@ -8,8 +8,8 @@ import { LedgerStore } from '../electron/services/ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../electron/services/ledger/ledgerSchema';
 import { DonationStore } from '../electron/services/reconcile/donationStore';
 import { createReconcileServices } from '../electron/services/reconcile';
-import type { Environments } from '../electron/services/environments';
-import { EventBus } from '../electron/services/eventBus';
+import type { Environments } from '../electron/services/environments/environments';
+import { EventBus } from '../electron/services/core/eventBus';
 
 const [task = '', dataDir = '', ...rest] = process.argv.slice(2);
 const ENVIRONMENT = 'offline';

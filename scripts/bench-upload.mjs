@@ -25,7 +25,7 @@ await build({
       export { ServiceClient } from './electron/services/api/serviceClient';
       export { TokenClient } from './electron/services/api/tokenClient';
       export { createUploadServices } from './electron/services/upload';
-      export { EventBus } from './electron/services/eventBus';
+      export { EventBus } from './electron/services/core/eventBus';
     `,
     resolveDir: root,
     loader: 'ts',

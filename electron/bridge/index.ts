@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDesk } from '../services';
-import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
-import { packageRoot, packageVersion } from '../services/appPaths';
+import { defaultUserDataDir, resolveDataDir } from '../services/core/dataDir';
+import { packageRoot, packageVersion } from '../services/core/appPaths';
 import { startBridge } from './server';
-import { osIdentity } from '../services/audit/identity';
+import { osIdentity } from '../services/core/identity';
 
 const usage = `Usage: npm run web [-- --port N] [--data-dir DIR] [--env offline|sandbox|production|custom]
 

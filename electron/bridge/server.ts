@@ -5,8 +5,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { dispatch, type Services } from '../../shared/contract';
 import { CALL_WITH_BYTES_TYPE, decodeCallWithBytes } from '../../shared/contract/callBody';
-import type { EventBus } from '../services/eventBus';
-import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
+import type { EventBus } from '../services/core/eventBus';
+import { CONTENT_SECURITY_POLICY } from '../services/core/contentSecurityPolicy';
 
 export const SECRET_HEADER = 'x-desk-secret';
 /** The largest request body one call may send (a new workspace's rows travel in one body). */

@@ -1,4 +1,4 @@
-import { packageRoot, packageVersion } from '../services/appPaths';
+import { packageRoot, packageVersion } from '../services/core/appPaths';
 import { runCli } from './main';
 import './commands/connection';
 import './commands/upload';

@@ -3,9 +3,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { startDesk, type DeskRuntime } from '../services';
-import { defaultUserDataDir, resolveDataDir } from '../services/dataDir';
+import { defaultUserDataDir, resolveDataDir } from '../services/core/dataDir';
 import { DeskFailure } from '../../shared/result';
-import { osIdentity } from '../services/audit/identity';
+import { osIdentity } from '../services/core/identity';
 
 /** Exit codes, documented in docs/guide/command-line.md and in `--help`. */
 export const EXIT = {

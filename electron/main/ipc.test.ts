@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { channelNames, EVENT_CHANNEL, type Services } from '../../shared/contract';
-import { EventBus } from '../services/eventBus';
+import { EventBus } from '../services/core/eventBus';
 import { createSenderCheck, forwardEvents, registerIpcHandlers } from './ipc';
 
 vi.mock('electron', () => ({}));

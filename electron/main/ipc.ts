@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { channelNames, dispatch, EVENT_CHANNEL, type Services } from '../../shared/contract';
 import { err } from '../../shared/result';
-import type { EventBus } from '../services/eventBus';
+import type { EventBus } from '../services/core/eventBus';
 
 export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
 

@@ -1,10 +1,10 @@
 import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron';
 import { join, resolve } from 'node:path';
-import { resolveDataDir } from '../services/dataDir';
-import type { PlatformAdapter, SecretBox } from '../services/platform';
-import { isAllowedExternalUrl } from '../services/externalUrl';
+import { resolveDataDir } from '../services/core/dataDir';
+import type { PlatformAdapter, SecretBox } from '../services/core/platform';
+import { isAllowedExternalUrl } from '../services/core/externalUrl';
 import { DeskFailure } from '../../shared/result';
-import { osIdentity } from '../services/audit/identity';
+import { osIdentity } from '../services/core/identity';
 
 /**
  * Where settings, workspaces and the ledger live: `--data-dir`, then `DONATION_DESK_HOME`, then

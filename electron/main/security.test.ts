@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Session, WebContents } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
+import { CONTENT_SECURITY_POLICY } from '../services/core/contentSecurityPolicy';
 
 const electron = vi.hoisted(() => ({
   shell: { openExternal: vi.fn(async (_url: string) => undefined) },

@@ -1,5 +1,5 @@
 import type { Session, WebContents } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../services/contentSecurityPolicy';
+import { CONTENT_SECURITY_POLICY } from '../services/core/contentSecurityPolicy';
 
 type Headers = Record<string, string[]>;
 

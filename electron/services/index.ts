@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Services } from '../../shared/contract';
 import { DeskFailure } from '../../shared/result';
-import { EventBus } from './eventBus';
-import type { PlatformAdapter } from './platform';
-import { Environments, type StartOfflineService } from './environments';
-import { isAllowedExternalUrl } from './externalUrl';
+import { EventBus } from './core/eventBus';
+import type { PlatformAdapter } from './core/platform';
+import { Environments, type StartOfflineService } from './environments/environments';
+import { isAllowedExternalUrl } from './core/externalUrl';
 import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
 import { WorkspaceStore } from './workspaces/workspaceStore';
@@ -16,16 +16,19 @@ import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
 import { exportBulkFile } from './workspaces/exportBulkFile';
-import { sandboxClockHandlers } from './sandboxClock';
+import { sandboxClockHandlers } from './environments/sandboxClock';
 import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
-import { auditedServices, createAuditServices, osIdentity, type AuditTrail } from './audit';
+import { auditedServices, createAuditServices, type AuditTrail } from './audit';
+import { osIdentity } from './core/identity';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
 import { teamSendGates } from './team/sendGate/teamSendGate';
+import { TeamAuditOutbox } from './team/teamAuditOutbox';
+import { databaseOf } from './db/deskDatabase';
 
 export interface DeskRuntime {
   services: Services;
@@ -117,11 +120,16 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         computer: identity.computer(),
       });
   const team: TeamSource = options.team ?? (ownTeam as TeamConnection);
+  // Team mode shares the audit trail through the team database's outbox (with this folder's database).
+  const auditOutbox = new TeamAuditOutbox(
+    () => databaseOf(platform.dataDir),
+    () => team.current(),
+  );
   const audit = createAuditServices({
     dataDir: platform.dataDir,
     identity,
     environment: () => settings.environment(),
-    team: () => team.current(),
+    sharing: auditOutbox,
   });
   const workspaces = new WorkspaceStore(join(platform.dataDir, 'workspaces'), audit.workspaceObserver);
   const templates = new TemplateStore(platform.dataDir);
@@ -286,13 +294,13 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     team,
     resumeUploads: () => upload.resumeNow(),
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
-    pushAudit: () => (safeCurrent(team) ? audit.outbox.push() : Promise.resolve(0)),
+    pushAudit: () => (safeCurrent(team) ? auditOutbox.push() : Promise.resolve(0)),
     close: async () => {
       teamServices.close();
       await upload.close();
       await reconcile.close();
       // A command's last entries reach the team's trail before it exits (best effort, as always).
-      if (safeCurrent(team)) await audit.outbox.push().catch(() => undefined);
+      if (safeCurrent(team)) await auditOutbox.push().catch(() => undefined);
       await ownTeam?.close();
       await environments.close();
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeskFailure } from '../../../shared/result';
-import type { ResolvedEnvironment } from '../environments';
+import type { ResolvedEnvironment } from './resolvedEnvironment';
 import { ServiceClient } from './serviceClient';
 import { TokenClient } from './tokenClient';
 

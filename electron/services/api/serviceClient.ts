@@ -7,7 +7,7 @@ import {
   type BulkIntentResource,
   type DonationResource,
 } from '../../../shared/bulk-file/serviceSchemas';
-import type { ResolvedEnvironment } from '../environments';
+import type { ResolvedEnvironment } from './resolvedEnvironment';
 import { retryDelay, parseRetryAfter, type BackoffPolicy } from './backoff';
 import { safeOrigin } from './tokenClient';
 import { buildMultipart } from './multipart';

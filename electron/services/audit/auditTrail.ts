@@ -1,6 +1,6 @@
 import type { AuditAction } from '../../../shared/contract/auditChannels';
 import type { AuditStore } from './auditStore';
-import type { DeskIdentity } from './identity';
+import type { DeskIdentity } from '../core/identity';
 
 export interface AuditSubject {
   workspaceId?: string | null;

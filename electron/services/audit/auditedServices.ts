@@ -9,7 +9,7 @@ import type { CallContext } from '../../../shared/contract/dispatch';
 import type { AuditAction } from '../../../shared/contract/auditChannels';
 import { ledgerGroupSchema, type LedgerGroup } from '../ledger/ledgerSchema';
 import type { AuditSubject, AuditTrail } from './auditTrail';
-import { splitTeamAddress } from '../team/teamAddress';
+import { splitTeamAddress } from '../settings/teamAddress';
 
 export interface AuditedServicesOptions {
   trail: AuditTrail;

@@ -6,37 +6,28 @@ import type { WorkspaceObserver } from '../workspaces/workspaceStore';
 import { AuditStore } from './auditStore';
 import { AuditTrail } from './auditTrail';
 import { uploadGroupReader } from './auditedServices';
-import type { DeskIdentity } from './identity';
-import type { TeamDatabase } from '../team/teamTypes';
-import { TeamAuditOutbox } from '../team/teamAuditOutbox';
+import type { DeskIdentity } from '../core/identity';
+import { notShared, type AuditSharing } from './auditSharing';
 
 export { AuditStore } from './auditStore';
 export { AuditTrail } from './auditTrail';
 export { auditedServices } from './auditedServices';
-export { osIdentity, type DeskIdentity } from './identity';
+export { notShared, type AuditSharing, type SharedAuditTrail } from './auditSharing';
 
 /** The audit trail of a data folder: the trail itself, what feeds it from the workspaces, and its channels. */
 export function createAuditServices(options: {
   dataDir: string;
   identity: DeskIdentity;
   environment: () => string;
-  /** Team mode: the shared database in force now, or null alone. */
-  team?: () => TeamDatabase | null;
+  /** How the trail is shared with colleagues (team mode); nothing is shared by default. */
+  sharing?: AuditSharing;
 }) {
   // Opened when first needed (shared with the other stores of the data folder).
   const db = () => databaseOf(options.dataDir);
   const store = new AuditStore(db);
   const trail = new AuditTrail(store, options.identity, options.environment);
-  const team = options.team ?? (() => null);
-  const outbox = new TeamAuditOutbox(db, team);
-  trail.onWritten(() => outbox.schedule());
-  /** Team mode: the team's trail, with this folder's latest entries copied first (best effort). */
-  const teamTrail = async () => {
-    const shared = team();
-    if (!shared) return null;
-    await outbox.push().catch(() => undefined);
-    return shared;
-  };
+  const sharing = options.sharing ?? notShared;
+  trail.onWritten(() => sharing.schedule());
   const uploadGroup = uploadGroupReader(
     (id) => db().get<{ body: string }>('SELECT body FROM ledger_group WHERE id = ?', id)?.body,
   );
@@ -91,21 +82,21 @@ export function createAuditServices(options: {
       before,
       limit,
     }: ChannelInput<'audit.list'>): Promise<ChannelResponse<'audit.list'>> => {
-      const shared = await teamTrail();
-      if (shared) return shared.audit.list(filter, before, limit);
+      const shared = await sharing.sharedTrail();
+      if (shared) return shared.list(filter, before, limit);
       return {
         ...store.page(filter, { ...(before ? { before } : {}), ...(limit ? { limit } : {}) }),
         people: store.people(),
       };
     },
     'audit.export': async ({ filter, format }: ChannelInput<'audit.export'>) => {
-      const shared = await teamTrail();
-      const file = await exportAudit(shared ? await shared.audit.all(filter) : store, filter, format);
+      const shared = await sharing.sharedTrail();
+      const file = await exportAudit(shared ? await shared.all(filter) : store, filter, format);
       return { fileName: file.fileName, base64: file.bytes.toString('base64'), entries: file.entries };
     },
   };
 
-  return { store, trail, workspaceObserver, uploadGroup, handlers, outbox, teamTrail };
+  return { store, trail, workspaceObserver, uploadGroup, handlers };
 }
 
 /** The matching entries as an xlsx or CSV file (the Audit view's export and `donation-desk audit`). */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Handler } from '../../../shared/contract';
-import type { PlatformAdapter } from '../platform';
+import type { PlatformAdapter } from '../core/platform';
 import { BACKUP_FOLDER, databaseOf, restoreAdvice } from './deskDatabase';
 
 /** Settings → Data: the database check and a backup, as `db check` and `db backup` do. */

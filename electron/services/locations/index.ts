@@ -11,7 +11,7 @@ import {
   type Tag,
 } from '../../../shared/contract/locationChannels';
 import { DeskFailure } from '../../../shared/result';
-import type { Environments } from '../environments';
+import type { Environments } from '../environments/environments';
 import { LocationRegister } from './locationRegister';
 import {
   INTERACTIVE_RETRY,

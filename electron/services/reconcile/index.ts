@@ -11,8 +11,8 @@ import type { Workspace, WorkspaceRow, WorkspaceSource } from '../../../shared/c
 import type { CheckReplacements } from '../upload/context';
 import { DeskFailure } from '../../../shared/result';
 import { ServiceClient, type RetryOptions } from '../api/serviceClient';
-import type { Environments } from '../environments';
-import type { EventBus } from '../eventBus';
+import type { Environments } from '../environments/environments';
+import type { EventBus } from '../core/eventBus';
 import {
   DonationStore,
   markedByThisApp,

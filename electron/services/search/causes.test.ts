@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Environments } from '../environments';
+import type { Environments } from '../environments/environments';
 import { createSearchServices } from './index';
 
 /** A service whose every answer to these paths is the given status (with a JSON:API error body). */

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/contract/searchChannels';
 import { recipientShape } from '../../../shared/donation';
 import { DeskFailure } from '../../../shared/result';
-import type { Environments } from '../environments';
+import type { Environments } from '../environments/environments';
 import { INTERACTIVE_RETRY, ServiceClient } from '../api/serviceClient';
 import { imageDataUrl } from './imageDataUrl';
 

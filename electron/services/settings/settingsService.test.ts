@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SecretBox } from '../platform';
+import type { SecretBox } from '../core/platform';
 import { openSettingsFile } from './keyValueStore';
 import { SettingsService } from './settingsService';
 

@@ -8,9 +8,9 @@ import {
   environmentIdSchema,
 } from '../../../shared/contract';
 import type { TeamDatabaseSettings, TeamDatabaseUpdate } from '../../../shared/contract/teamChannels';
-import type { SecretBox } from '../platform';
+import type { SecretBox } from '../core/platform';
 import type { KeyValueStore } from './keyValueStore';
-import { joinTeamAddress, sameTeamLogin, splitTeamAddress, teamServerOf } from '../team/teamAddress';
+import { joinTeamAddress, sameTeamLogin, splitTeamAddress, teamServerOf } from './teamAddress';
 
 const storedAddresses = z.object({
   baseUrl: z.string().default(''),

@@ -1,5 +1,6 @@
 import type { DeskDatabase } from '../db/deskDatabase';
 import { entryFields, type AuditRow, type NewAuditEntry } from '../audit/auditStore';
+import type { AuditSharing, SharedAuditTrail } from '../audit/auditSharing';
 import type { TeamDatabase } from './teamTypes';
 
 /** Entries copied per round trip. */
@@ -10,9 +11,10 @@ const BATCH = 500;
  * as alone, then copied to the team's trail, where the person is the database login. The copy is
  * idempotent per (origin, seq), so a push that failed half-way or ran twice (the app and a command
  * on the same folder) loses and doubles nothing. What has been copied is remembered per team
- * database in `team_outbox`, never by touching the insert-only audit table.
+ * database in `team_outbox`, never by touching the insert-only audit table. It is how team mode shares
+ * the audit trail (audit's AuditSharing), chosen in the services' composition root.
  */
-export class TeamAuditOutbox {
+export class TeamAuditOutbox implements AuditSharing {
   private running: Promise<number> | null = null;
   private again = false;
 
@@ -50,6 +52,14 @@ export class TeamAuditOutbox {
       this.running = null;
     });
     return this.running;
+  }
+
+  /** The team's trail, with this folder's latest entries copied first (best effort); null alone. */
+  async sharedTrail(): Promise<SharedAuditTrail | null> {
+    const shared = this.team();
+    if (!shared) return null;
+    await this.push().catch(() => undefined);
+    return shared.audit;
   }
 
   /** After each local write: copied in the background; a failure waits for the next write or listing. */

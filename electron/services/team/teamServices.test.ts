@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../../test/support/teamCluster';
-import { EventBus } from '../eventBus';
+import { EventBus } from '../core/eventBus';
 import { openSettingsFile } from '../settings/keyValueStore';
 import { SettingsService } from '../settings/settingsService';
 import { PgTeamDatabase } from './teamDatabase';

@@ -2,8 +2,8 @@ import type { ApprovalReview, ApprovalSummary, ChannelResponse, Services } from 
 import { formatMinor } from '../../../shared/amounts';
 import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
-import type { EventBus } from '../eventBus';
-import type { PlatformAdapter } from '../platform';
+import type { EventBus } from '../core/eventBus';
+import type { PlatformAdapter } from '../core/platform';
 import type { SettingsService } from '../settings/settingsService';
 import type { TeamDatabase, TeamUpload, TeamUploadState, TeamWho } from './teamTypes';
 

@@ -2,10 +2,10 @@
  * What every part of the upload flow shares: the ledger, the service, the stores, the clock and the
  * policies. The send gate comes on top of these (see context.ts), as it is opened from them.
  */
-import type { EventBus } from '../eventBus';
-import type { PlatformAdapter } from '../platform';
+import type { EventBus } from '../core/eventBus';
+import type { PlatformAdapter } from '../core/platform';
 import type { WorkspaceStore } from '../workspaces/workspaceStore';
-import type { Environments } from '../environments';
+import type { Environments } from '../environments/environments';
 import type { ServiceClient } from '../api/serviceClient';
 import type { LedgerStore } from '../ledger/ledgerStore';
 import type { BackoffPolicy } from '../api/backoff';

@@ -5,11 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Environments } from '../environments';
-import { EventBus } from '../eventBus';
+import type { Environments } from '../environments/environments';
+import { EventBus } from '../core/eventBus';
 import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
 import { LedgerStore } from '../ledger/ledgerStore';
-import type { PlatformAdapter } from '../platform';
+import type { PlatformAdapter } from '../core/platform';
 import type { UploadBasics } from './basics';
 import type { ServiceInUse } from './sendGate';
 

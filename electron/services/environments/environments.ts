@@ -3,17 +3,12 @@ import {
   type Addresses,
   type EnvironmentId,
   type EnvironmentInfo,
-} from '../../shared/contract';
-import { DeskFailure } from '../../shared/result';
-import type { RunningEmulator } from '../../emulator/server';
-import type { RemoteConfig, SettingsService } from './settings/settingsService';
-import { TokenClient } from './api/tokenClient';
-
-/** Everything main needs to talk to the environment in force: addresses and credentials. */
-export interface ResolvedEnvironment {
-  info: EnvironmentInfo;
-  tokens: TokenClient;
-}
+} from '../../../shared/contract';
+import { DeskFailure } from '../../../shared/result';
+import type { RunningEmulator } from '../../../emulator/server';
+import type { RemoteConfig, SettingsService } from '../settings/settingsService';
+import { TokenClient } from '../api/tokenClient';
+import type { ResolvedEnvironment } from '../api/resolvedEnvironment';
 
 export type StartOfflineService = () => Promise<RunningEmulator>;
 

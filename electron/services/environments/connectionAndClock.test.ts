@@ -2,10 +2,15 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server';
-import { dispatch, type ChannelName, type ChannelRequest, type ChannelResponse } from '../../shared/contract';
-import type { Result } from '../../shared/result';
-import { startDesk, type DeskRuntime } from '.';
+import { startEmulator, type RunningEmulator } from '../../../emulator/server';
+import {
+  dispatch,
+  type ChannelName,
+  type ChannelRequest,
+  type ChannelResponse,
+} from '../../../shared/contract';
+import type { Result } from '../../../shared/result';
+import { startDesk, type DeskRuntime } from '..';
 
 let emulator: RunningEmulator;
 let runtime: DeskRuntime;

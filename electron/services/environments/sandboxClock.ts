@@ -1,7 +1,7 @@
-import type { SandboxClock, Services } from '../../shared/contract';
-import { DeskFailure } from '../../shared/result';
+import type { SandboxClock, Services } from '../../../shared/contract';
+import { DeskFailure } from '../../../shared/result';
 import type { Environments } from './environments';
-import type { SettingsService } from './settings/settingsService';
+import type { SettingsService } from '../settings/settingsService';
 
 type SandboxHandlers = Pick<Services, 'sandbox.clock' | 'sandbox.advanceClock'>;
 

@@ -1,4 +1,4 @@
-import type { DeskIdentity } from './audit/identity';
+import type { DeskIdentity } from './identity';
 
 /**
  * What only the host (Electron, the local bridge, the CLI) can provide. Services receive it at

@@ -1,0 +1,11 @@
+import type { EnvironmentInfo } from '../../../shared/contract';
+import type { TokenClient } from './tokenClient';
+
+/**
+ * Everything the client needs to talk to the environment in force: addresses and credentials.
+ * Defined here, beside the client that uses it, and made by environments/ (which sits above api/).
+ */
+export interface ResolvedEnvironment {
+  info: EnvironmentInfo;
+  tokens: TokenClient;
+}
