@@ -25,6 +25,7 @@ import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
+import { teamLedgerSharing } from './team/teamLedgerSharing';
 
 export interface DeskRuntime {
   services: Services;
@@ -135,7 +136,11 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     backgroundMs: reconcileEvery,
     createWorkspace: (input) => workspaces.create(input),
     readWorkspace: (id) => workspaces.read(id),
-    team: () => team.current(),
+    sharing: teamLedgerSharing({
+      dataDir: platform.dataDir,
+      team: () => team.current(),
+      describe: () => environments.describe(),
+    }),
     ...fetchOption,
   });
   const upload = createUploadServices({
