@@ -3,6 +3,7 @@
  */
 import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
 import type { Resolution } from '../../../shared/contract/reconcileChannels';
+import type { DonationScope } from './donationPaging';
 import type { DonationRowLink, StoredDonation } from './storedDonation';
 
 export interface DonationRow {
@@ -92,4 +93,40 @@ export function sameRow(a: DonationRowLink, b: DonationRowLink | null): boolean 
     a.rowNumber === b.rowNumber &&
     a.method === b.method
   );
+}
+
+/**
+ * What `record` needs of a donation already known, without parsing its resource (the largest
+ * part of a row): a refresh records every donation of an upload, so this is its hot path. One read
+ * gives what `record` needs, the text to compare the answer with, and the sums' key, so `save()`
+ * need not read the row again. `touched`: when donations were last seen, held for the next save.
+ */
+export function readPrior(s: DonationScope, id: string, touched: ReadonlyMap<string, string>): Prior | null {
+  const row = s.db.get<PriorRow>(`${SELECT_PRIOR} WHERE environment = ? AND id = ?`, s.environment, id);
+  return row ? priorOf(row, touched.get(row.id)) : null;
+}
+
+/** A row of SELECT_PRIOR as `record` uses it; `lastSeenAt`: a newer time held for the next save. */
+export function priorOf(row: PriorRow, lastSeenAt: string | undefined): Prior {
+  return {
+    history: JSON.parse(row.history) as StoredDonation['history'],
+    row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: lastSeenAt ?? row.last_seen_at,
+    resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
+    replaces: row.replaces,
+    statusLastUpdated: row.status_updated ?? undefined,
+    stored: {
+      text: row.resource,
+      sums: {
+        bulk_id: row.bulk_id,
+        status: row.status,
+        currency: row.currency,
+        mark: row.mark,
+        resolution_kind: row.resolution_kind,
+        amount: row.amount,
+        seq: Number(row.seq),
+      },
+    },
+  };
 }

@@ -15,14 +15,15 @@ import {
 } from './donationPaging';
 import {
   fromRow,
+  priorOf,
   priorRowOf,
+  readPrior,
   sameRow,
   SELECT_DONATION,
   SELECT_PRIOR,
   type Basis,
   type DonationRow,
   type Prior,
-  type PriorRow,
 } from './donationRows';
 import {
   bulkSums,
@@ -238,7 +239,7 @@ export class DonationStore {
       JSON.stringify(wanted),
     )) {
       const row = priorRowOf(values);
-      this.priors.set(row.id, this.priorOf(row));
+      this.priors.set(row.id, priorOf(row, this.touched.get(row.id)));
     }
   }
 
@@ -258,43 +259,9 @@ export class DonationStore {
     return ahead ?? undefined;
   }
 
-  /**
-   * What `record` needs of a donation already known, without parsing its resource (the largest
-   * part of a row): a refresh records every donation of an upload, so this is its hot path. One read
-   * gives what `record` needs, the text to compare the answer with, and the sums' key, so `save()`
-   * need not read the row again.
-   */
+  /** What `record` needs of a donation already known, read now (see readPrior). */
   private readPrior(id: string): Prior | null {
-    const row = this.db.get<PriorRow>(
-      `${SELECT_PRIOR} WHERE environment = ? AND id = ?`,
-      this.environment,
-      id,
-    );
-    return row ? this.priorOf(row) : null;
-  }
-
-  private priorOf(row: PriorRow): Prior {
-    return {
-      history: JSON.parse(row.history) as StoredDonation['history'],
-      row: row.row === null ? null : (JSON.parse(row.row) as DonationRowLink),
-      firstSeenAt: row.first_seen_at,
-      lastSeenAt: this.touched.get(row.id) ?? row.last_seen_at,
-      resolution: row.resolution === null ? null : (JSON.parse(row.resolution) as Resolution),
-      replaces: row.replaces,
-      statusLastUpdated: row.status_updated ?? undefined,
-      stored: {
-        text: row.resource,
-        sums: {
-          bulk_id: row.bulk_id,
-          status: row.status,
-          currency: row.currency,
-          mark: row.mark,
-          resolution_kind: row.resolution_kind,
-          amount: row.amount,
-          seq: Number(row.seq),
-        },
-      },
-    };
+    return readPrior(this.scope, id, this.touched);
   }
 
   resolve(id: string, resolution: Resolution | null): StoredDonation {
