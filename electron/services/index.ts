@@ -15,6 +15,7 @@ import { workspaceStanding } from './upload/workspaceStanding';
 import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
+import { teamLedgerSharing } from './team/ledgerSharing/teamLedgerSharing';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './sandboxClock';
 import { createDataServices } from './db/dataServices';
@@ -25,7 +26,6 @@ import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
-import { teamLedgerSharing } from './team/teamLedgerSharing';
 
 export interface DeskRuntime {
   services: Services;

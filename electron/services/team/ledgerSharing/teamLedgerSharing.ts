@@ -4,13 +4,13 @@
  * before a replacement is created, and dismissals are the team's. The team database is asked for at
  * each use (it can change while the app runs); with none, every method does what working alone does.
  */
-import { DeskFailure } from '../../../shared/result';
+import { DeskFailure } from '../../../../shared/result';
 import {
   localLedgerSharing,
   type ClosedElsewhere,
   type CorrectionElsewhere,
   type LedgerSharing,
-} from '../reconcile/ledgerSharing';
+} from '../../reconcile/ledgerSharing';
 import {
   claimForUpload,
   correctionElsewhere,
@@ -18,8 +18,8 @@ import {
   teamCorrectionGuard,
 } from './teamCorrectionClaims';
 import { TEAM_WAIT_MS, teamBulks, type TeamBulksDeps } from './teamSharedBulks';
-import type { TeamDismissal } from './teamTypes';
-import { environmentKeyOf } from './teamUploads';
+import type { TeamDismissal } from '../teamTypes';
+import { environmentKeyOf } from '../teamUploads';
 import { within } from './within';
 
 export function teamLedgerSharing(deps: TeamBulksDeps): LedgerSharing {

@@ -1,16 +1,16 @@
 /*
  * Team mode, the shared ledger's bulks as Reconcile sees them: the team's list read from the team
  * database (kept a while in memory, and on disk for a restart while the server is away), and this
- * computer's bulks written there where the team's record is behind (see teamLedger.ts).
+ * computer's bulks written there where the team's record is behind (see ../teamLedger.ts).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DeskFailure } from '../../../shared/result';
-import type { OurBulks, SharedBulk } from '../reconcile/ledgerSharing';
-import { writeFileAtomic } from '../storage/atomicFile';
-import { bulkToPublish, publishedAlready } from './teamLedger';
-import type { TeamDatabase } from './teamTypes';
-import { environmentKeyOf } from './teamUploads';
+import { DeskFailure } from '../../../../shared/result';
+import type { OurBulks, SharedBulk } from '../../reconcile/ledgerSharing';
+import { writeFileAtomic } from '../../storage/atomicFile';
+import { bulkToPublish, publishedAlready } from '../teamLedger';
+import type { TeamDatabase } from '../teamTypes';
+import { environmentKeyOf } from '../teamUploads';
 import { within } from './within';
 
 /** How long the team's list of bulks is used before it is read again (a refresh always reads it). */

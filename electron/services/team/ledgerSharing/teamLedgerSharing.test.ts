@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroupSummary, LedgerIntent } from '../ledger/ledgerSchema';
-import type { LedgerSummaryView } from '../reconcile/ledgerView';
+import { DeskFailure } from '../../../../shared/result';
+import type { LedgerGroupSummary, LedgerIntent } from '../../ledger/ledgerSchema';
+import type { LedgerSummaryView } from '../../reconcile/ledgerView';
 import { teamLedgerSharing } from './teamLedgerSharing';
-import type { CorrectionHolder, TeamBulk, TeamDatabase, TeamDismissal } from './teamTypes';
+import type { CorrectionHolder, TeamBulk, TeamDatabase, TeamDismissal } from '../teamTypes';
 
 const production = { id: 'production', baseUrl: 'https://api.example.org/', emulated: false };
 const KEY = 'production|https://api.example.org';

@@ -4,9 +4,9 @@
  * from their own computers (each one's local store only knows its own corrections). Alone there is
  * no guard and nothing changes (see reconcile/ledgerSharing.ts).
  */
-import { DeskFailure } from '../../../shared/result';
-import type { CorrectionElsewhere, CorrectionGuard } from '../reconcile/ledgerSharing';
-import type { CorrectionHolder, CorrectionWay, TeamDatabase } from './teamTypes';
+import { DeskFailure } from '../../../../shared/result';
+import type { CorrectionElsewhere, CorrectionGuard } from '../../reconcile/ledgerSharing';
+import type { CorrectionHolder, CorrectionWay, TeamDatabase } from '../teamTypes';
 
 /** "2026-11-25 10:42" (UTC), as the team database recorded the claim. */
 const minute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
