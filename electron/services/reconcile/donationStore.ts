@@ -38,7 +38,7 @@ import { SumChanges, touchDonations, writeDonation, writeRefresh, writeSingle } 
 import { importLegacyDonationFile } from './legacyDonationFile';
 import type { DonationRowLink, SingleAttempt, StoredDonation, StoredStatus } from './storedDonation';
 
-// The store's public types and helpers, wherever they are defined.
+// The store's public types and functions, wherever they are defined.
 export type { DonationFilter, DonationQuery, PageCursor } from './donationFilters';
 export type { BulkSum, OneByOneSum } from './donationSums';
 export {
