@@ -127,14 +127,7 @@ export default tseslint.config(
     // Inside the services, team mode is reached only from team/ itself and the composition root,
     // through interfaces the other folders own (docs/architecture.md; test/architecture checks it too).
     files: ['electron/services/**/*.ts'],
-    ignores: [
-      '**/*.test.ts',
-      'electron/services/team/**',
-      'electron/services/index.ts',
-      // TEMPORARY, remove once upload/ and reconcile/ reach team mode only through their seams (the
-      // send gate and the ledger sharing), with the allowlist in test/architecture/layers.ts.
-      'electron/services/reconcile/**',
-    ],
+    ignores: ['**/*.test.ts', 'electron/services/team/**', 'electron/services/index.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

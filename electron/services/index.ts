@@ -15,6 +15,7 @@ import { workspaceStanding } from './upload/workspaceStanding';
 import { createSearchServices } from './search';
 import { createLocationServices } from './locations';
 import { createReconcileServices } from './reconcile';
+import { teamLedgerSharing } from './team/ledgerSharing/teamLedgerSharing';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './environments/sandboxClock';
 import { createDataServices } from './db/dataServices';
@@ -144,7 +145,11 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     backgroundMs: reconcileEvery,
     createWorkspace: (input) => workspaces.create(input),
     readWorkspace: (id) => workspaces.read(id),
-    team: () => team.current(),
+    sharing: teamLedgerSharing({
+      dataDir: platform.dataDir,
+      team: () => team.current(),
+      describe: () => environments.describe(),
+    }),
     ...fetchOption,
   });
   const upload = createUploadServices({

@@ -63,12 +63,6 @@ export const mayImportTeam = ['services/team', 'services/index'];
  * so the list can only shrink. Nothing else may be added here.
  */
 export const temporaryAllowlist: Array<{ from: string; to: string; why: string }> = [
-  // Flows that still import team/ directly instead of a seam they own (send gate, ledger sharing).
-  {
-    from: 'services/reconcile',
-    to: 'services/team',
-    why: 'reconcile still imports team/: the ledger sharing replaces it',
-  },
   // The renderer's features: reconcile → prepare → search → reconcile and prepare ↔ audit.
   { from: 'features/audit', to: 'features/prepare', why: 'renderer feature cycle' },
   { from: 'features/prepare', to: 'features/audit', why: 'renderer feature cycle' },

@@ -5,7 +5,7 @@ import { DEFAULT_REFERENCE_KEY, REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import { provesNothingCreated, type ServiceClient } from '../api/serviceClient';
 import type { DonationStore, StoredDonation } from './donationStore';
-import type { CorrectionGuard } from './teamCorrections';
+import type { CorrectionGuard } from './ledgerSharing';
 
 type Changes = ChannelInput<'donations.correct'>['changes'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamBulk } from '../team/teamTypes';
+import type { SharedBulk } from './ledgerSharing';
 import type { LedgerSummaryView } from './ledgerView';
 import { withTeamBulks } from './teamBulks';
 import { uploadControls } from './views';
@@ -7,7 +7,7 @@ import { uploadControls } from './views';
 const empty: LedgerSummaryView = { groups: [], intents: [], bulks: [], byBulkId: new Map() };
 const service = { id: 'production', baseUrl: 'https://api.example.org' };
 
-const bulk = (over: Partial<TeamBulk>): TeamBulk => ({
+const bulk = (over: Partial<SharedBulk>): SharedBulk => ({
   environmentKey: 'production|https://api.example.org',
   bulkId: 'b1',
   uploadId: 'u1',

@@ -1,22 +1,14 @@
 /*
- * Team mode, the reading side of the shared ledger (see team/teamLedger.ts): the bulks colleagues
+ * Team mode, the reading side of the shared ledger (read through ledgerSharing.ts): the bulks colleagues
  * sent from their computers join this computer's ledger as uploads of their own, so Reconcile lists
  * their donations, totals them per upload against what was sent, and counts them in the month-end
  * report, exactly as for the uploads sent from here. Their rows stay on the computer that sent them:
  * these uploads have no workspace, and their donations no row.
  */
 import type { LedgerGroupSummary, LedgerIntent, LedgerPartSummary } from '../ledger/ledgerSchema';
-import type { TeamBulk } from '../team/teamTypes';
+import type { SharedBulk, SharedGroupSummary } from './ledgerSharing';
 import type { LedgerBulk, LedgerSummaryView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';
-
-/** Who sent an upload that came from another computer (absent: sent from this one). */
-export interface SentElsewhereBy {
-  by: string;
-  computer: string;
-}
-
-export type TeamGroupSummary = LedgerGroupSummary & { sentElsewhere?: SentElsewhereBy };
 
 /**
  * The local ledger with the team's bulks this computer did not send added as uploads (one per team
@@ -24,7 +16,7 @@ export type TeamGroupSummary = LedgerGroupSummary & { sentElsewhere?: SentElsewh
  */
 export function withTeamBulks(
   local: LedgerSummaryView,
-  teamBulks: readonly TeamBulk[],
+  teamBulks: readonly SharedBulk[],
   environment: { id: string; baseUrl: string },
   server: string,
 ): { ledger: LedgerSummaryView; partials: Map<string, PartialTotals> } {
@@ -33,7 +25,7 @@ export function withTeamBulks(
   const foreign = teamBulks.filter((b) => !local.byBulkId.has(b.bulkId) && !localGroups.has(b.uploadId));
   if (foreign.length === 0) return { ledger: local, partials };
 
-  const groups = new Map<string, TeamGroupSummary>();
+  const groups = new Map<string, SharedGroupSummary>();
   const intents: LedgerIntent[] = [];
   for (const b of foreign) {
     let group = groups.get(b.uploadId);
@@ -100,7 +92,7 @@ export function withTeamBulks(
   }
   const bulks: Array<LedgerBulk<LedgerGroupSummary>> = [...local.bulks];
   for (const intent of intents) {
-    const group = groups.get(intent.groupId) as TeamGroupSummary;
+    const group = groups.get(intent.groupId) as SharedGroupSummary;
     bulks.push({ bulkId: intent.serviceId as string, group, intent });
   }
   return {
@@ -112,9 +104,4 @@ export function withTeamBulks(
     },
     partials,
   };
-}
-
-/** Who sent an upload, when another computer of the team did. */
-export function sentElsewhere(group: LedgerGroupSummary): SentElsewhereBy | null {
-  return (group as TeamGroupSummary).sentElsewhere ?? null;
 }

@@ -1,4 +1,4 @@
-import { sentElsewhere } from './teamBulks';
+import { sentElsewhere } from './ledgerSharing';
 import { type DonationView, type UploadControl } from '../../../shared/contract/reconcileChannels';
 import { formatMinor } from '../../../shared/amounts';
 import { count as countOf, plural } from '../../../shared/i18n';

@@ -6,7 +6,7 @@ import { validateWorkspace } from '../upload/prepare';
 import { correctable, guarded, sendReplacement } from './corrections';
 import type { DonationStore } from './donationStore';
 import type { InUpload } from './replacements';
-import type { CorrectionGuard } from './teamCorrections';
+import type { CorrectionGuard } from './ledgerSharing';
 
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
 

@@ -8,6 +8,12 @@
  */
 import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
 import type { NewAuditEntry } from '../audit/auditStore';
+import type {
+  NewSharedBulk as NewTeamBulk,
+  SharedBulk as TeamBulk,
+  SharedBulkState as TeamBulkState,
+  SharedOneByOne as TeamOneByOne,
+} from '../reconcile/ledgerSharing';
 
 export type TeamRole = 'desk_preparer' | 'desk_approver' | 'desk_admin';
 
@@ -122,40 +128,8 @@ export interface CorrectionHolder {
 }
 
 /** A correction sent on its own, or as a row of an upload (with the upload's id). */
-/** The bulk states a sent upload's part goes through at the service. */
-export type TeamBulkState = 'UPLOADED' | 'VALIDATED' | 'PROCESSING' | 'PROCESSED' | 'ERROR';
-
-/** A bulk a team upload created at the service, as the computer that sent it last recorded it. */
-export interface NewTeamBulk {
-  environmentKey: string;
-  bulkId: string;
-  uploadId: string;
-  part: number;
-  /** When the upload was made on the sending computer (its ledger's createdAt): its month. */
-  uploadCreatedAt: string;
-  /** The part's rows per currency, as sent. */
-  partTotals: CurrencyTotal[];
-  state: TeamBulkState;
-  /** The rows that got a donation, per currency; null while not known (a null never clears it). */
-  takenTotals: CurrencyTotal[] | null;
-}
-
-export interface TeamBulk extends NewTeamBulk {
-  workspaceName: string;
-  sentBy: string;
-  computer: string;
-  updatedAt: string;
-}
-
-/** A donation sent one by one (a single donation from the form, or a correction) by someone of the team. */
-export interface TeamOneByOne {
-  donationId: string;
-  kind: 'single' | 'replaces';
-  /** When the service answered: the month it counts in. */
-  sentAt: string;
-  sentBy: string;
-  computer: string;
-}
+// The shared ledger's records are defined by Reconcile, which reads them through its ledger sharing.
+export type { TeamBulkState, NewTeamBulk, TeamBulk, TeamOneByOne };
 
 /** A declined donation dismissed for the whole team (it is never corrected afterwards). */
 export interface TeamDismissal {

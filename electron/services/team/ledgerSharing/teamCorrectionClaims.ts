@@ -2,13 +2,11 @@
  * Team mode, corrections of declined donations: before a replacement is created the correction is
  * claimed on the team database, so two colleagues cannot each replace the same declined donation
  * from their own computers (each one's local store only knows its own corrections). Alone there is
- * no guard and nothing changes.
+ * no guard and nothing changes (see reconcile/ledgerSharing.ts).
  */
-import type { DonationView } from '../../../shared/contract/reconcileChannels';
-import { DeskFailure } from '../../../shared/result';
-import type { CorrectionHolder, CorrectionWay, TeamDatabase } from '../team/teamTypes';
-
-export type CorrectionElsewhere = NonNullable<DonationView['correctionElsewhere']>;
+import { DeskFailure } from '../../../../shared/result';
+import type { CorrectionElsewhere, CorrectionGuard } from '../../reconcile/ledgerSharing';
+import type { CorrectionHolder, CorrectionWay, TeamDatabase } from '../teamTypes';
 
 /** "2026-11-25 10:42" (UTC), as the team database recorded the claim. */
 const minute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
@@ -31,14 +29,6 @@ export function correctionElsewhere(holder: CorrectionHolder | undefined): Corre
     state: holder.state,
     replacementId: holder.replacementId,
   };
-}
-
-/** What correctDeclined asks of the team: claim first, then finish or give back. */
-export interface CorrectionGuard {
-  /** Throws CORRECTION_ELSEWHERE when another person holds the correction. */
-  claim(donationId: string): Promise<void>;
-  finish(donationId: string, replacementId: string): Promise<void>;
-  abandon(donationId: string): Promise<void>;
 }
 
 export function teamCorrectionGuard(

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DonationStore } from './donationStore';
+import { startBackgroundRefresh, type BackgroundRefresh } from './donationRefresh';
+import type { LedgerSummaryView } from './ledgerView';
+import type { ReconcileRuntime } from './reconcileContext';
+
+let background: BackgroundRefresh | null = null;
+afterEach(async () => {
+  await background?.close();
+  background = null;
+  vi.useRealTimers();
+});
+
+const emptyLedger: LedgerSummaryView = { groups: [], intents: [], bulks: [], byBulkId: new Map() };
+
+/** A runtime whose store says which bulks and single donations are still open. */
+function runtime(open: { bulks: string[]; singles: number }): ReconcileRuntime {
+  const store = {
+    bulkStates: () => ({ open: open.bulks, listed: open.bulks }),
+    openSingles: () => Array.from({ length: open.singles }, () => ({})),
+  } as unknown as DonationStore;
+  return {
+    running: new Map(),
+    context: () =>
+      Promise.resolve({
+        environment: 'production',
+        store,
+        ledger: emptyLedger,
+        local: emptyLedger,
+        teamPartials: new Map(),
+      }),
+  } as unknown as ReconcileRuntime;
+}
+
+describe('the background refresh', () => {
+  it('refreshes every so often while something is open, as a background job', async () => {
+    vi.useFakeTimers();
+    const refresh = vi.fn(() => Promise.resolve());
+    background = startBackgroundRefresh(runtime({ bulks: ['b1'], singles: 0 }), 1_000, refresh);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenCalledWith({ jobId: expect.stringMatching(/^background-/) });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks nothing of the service when nothing is open, and keeps going after a failure', async () => {
+    vi.useFakeTimers();
+    const quiet = vi.fn(() => Promise.resolve());
+    background = startBackgroundRefresh(runtime({ bulks: [], singles: 0 }), 1_000, quiet);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(quiet).not.toHaveBeenCalled();
+    await background.close();
+
+    const failing = vi.fn(() => Promise.reject(new Error('offline')));
+    background = startBackgroundRefresh(runtime({ bulks: [], singles: 1 }), 1_000, failing);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(failing).toHaveBeenCalledTimes(2);
+  });
+
+  it('never starts without a period, and aborts the listings running when closed', async () => {
+    vi.useFakeTimers();
+    const refresh = vi.fn(() => Promise.resolve());
+    const rt = runtime({ bulks: ['b1'], singles: 0 });
+    background = startBackgroundRefresh(rt, 0, refresh);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(refresh).not.toHaveBeenCalled();
+    const listing = new AbortController();
+    rt.running.set('j1', listing);
+    await background.close();
+    expect(listing.signal.aborted).toBe(true);
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import { closeDatabase, databaseOf, type DeskDatabase } from '../db/deskDatabase';
+import { SumChanges, touchDonations, writeDonation, writeRefresh, writeSingle } from './donationWrites';
+import type { StoredDonation } from './storedDonation';
+
+let dir: string;
+let db: DeskDatabase;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dd-writes-'));
+  db = databaseOf(dir);
+});
+afterEach(async () => {
+  closeDatabase(dir);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const donation = (
+  id: string,
+  status: DonationResource['attributes']['state']['processingStatus'],
+  amount = 100,
+  over: Partial<StoredDonation> = {},
+): StoredDonation => ({
+  resource: {
+    type: 'donations',
+    id,
+    attributes: {
+      destination: { recipientId: 'r-1' },
+      funds: { paymentType: 'DONATION_REPORT', currencyCode: 'USD', amount },
+      state: { processingStatus: status, statusLastUpdated: '2026-11-01T00:00:00.000Z' },
+      bulkId: 'b1',
+    },
+  },
+  history: [{ state: status, seenAt: '2026-11-02T00:00:00.000Z', statusLastUpdated: null }],
+  row: null,
+  firstSeenAt: '2026-11-02T00:00:00.000Z',
+  lastSeenAt: '2026-11-02T00:00:00.000Z',
+  resolution: null,
+  replaces: null,
+  ...over,
+});
+
+const sums = () =>
+  db.all<{ status: string; open: number; n: number; amount: number }>(
+    'SELECT status, open, n, amount FROM donation_sum WHERE environment = ? AND n != 0 ORDER BY status',
+    'production',
+  );
+
+function write(...donations: StoredDonation[]): void {
+  db.transaction(() => {
+    const changes = new SumChanges();
+    for (const d of donations) writeDonation(db, 'production', d, changes);
+    changes.apply(db, 'production');
+  });
+}
+
+describe('writing donations', () => {
+  it('moves a donation’s count and amount in the running sums as its state changes', () => {
+    write(donation('d1', 'INITIATED'), donation('d2', 'INITIATED', 50));
+    expect(sums()).toEqual([{ status: 'INITIATED', open: 0, n: 2, amount: 150 }]);
+    write(donation('d1', 'DECLINED'));
+    expect(sums()).toEqual([
+      { status: 'DECLINED', open: 1, n: 1, amount: 100 },
+      { status: 'INITIATED', open: 0, n: 1, amount: 50 },
+    ]);
+    // Dismissed: no longer open.
+    write(donation('d1', 'DECLINED', 100, { resolution: { kind: 'dismissed', at: 'x', reason: 'y' } }));
+    expect(sums()[0]).toEqual({ status: 'DECLINED', open: 0, n: 1, amount: 100 });
+  });
+
+  it('moves only when a donation was last seen, for those answered as stored', () => {
+    write(donation('d1', 'PAID'));
+    touchDonations(db, 'production', [['d1', '2026-11-05T00:00:00.000Z']]);
+    expect(db.get<{ last_seen_at: string }>('SELECT last_seen_at FROM donation WHERE id = ?', 'd1')).toEqual({
+      last_seen_at: '2026-11-05T00:00:00.000Z',
+    });
+  });
+
+  it('notes and drops single attempts, and the last refresh', () => {
+    writeSingle(db, 'production', 'ref-1', { clientRef: 'ref-1', at: 'x', donationId: null });
+    expect(db.all('SELECT client_ref FROM single_attempt')).toEqual([{ client_ref: 'ref-1' }]);
+    writeSingle(db, 'production', 'ref-1', null);
+    expect(db.all('SELECT client_ref FROM single_attempt')).toEqual([]);
+    writeRefresh(db, 'production', '2026-11-06T00:00:00.000Z');
+    writeRefresh(db, 'production', '2026-11-07T00:00:00.000Z');
+    expect(db.all('SELECT last_refresh_at FROM donation_refresh')).toEqual([
+      { last_refresh_at: '2026-11-07T00:00:00.000Z' },
+    ]);
+  });
+});

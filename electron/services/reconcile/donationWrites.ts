@@ -1,0 +1,205 @@
+/*
+ * Writing held donations, single attempts and the last refresh to the database, with the running
+ * sums (donation_sum) changed in the same transaction.
+ */
+import { REPLACES_KEY, SINGLE_KEY } from '../../../shared/mapping';
+import type { DeskDatabase } from '../db/deskDatabase';
+import type { Basis, SumKey } from './donationRows';
+import type { SingleAttempt, StoredDonation } from './storedDonation';
+
+/**
+ * Changes to the running sums gathered while donations are written, applied once at the end of the
+ * same transaction: each donation's old values are read under the write lock, so the sums stay
+ * exact whichever process writes.
+ */
+export class SumChanges {
+  private readonly changes = new Map<string, { key: unknown[]; n: number; amount: number }>();
+
+  add(row: SumKey, sign: 1 | -1): void {
+    const open =
+      row.status === 'DECLINED' && (row.resolution_kind === null || row.resolution_kind === 'replacing');
+    const key = [row.bulk_id ?? '', row.status, row.currency ?? '', row.mark ?? '', open ? 1 : 0];
+    // Joined rather than JSON.stringify'd: two keys per donation written, on a refresh's hot path.
+    const id = key.join('\u0000');
+    const t = this.changes.get(id) ?? { key, n: 0, amount: 0 };
+    t.n += sign;
+    t.amount += sign * (row.amount ?? 0);
+    this.changes.set(id, t);
+  }
+
+  apply(db: DeskDatabase, environment: string): void {
+    for (const { key, n, amount } of this.changes.values()) {
+      if (n === 0 && amount === 0) continue;
+      db.run(
+        `INSERT INTO donation_sum (environment, bulk_id, status, currency, mark, open, n, amount)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET n = n + excluded.n, amount = amount + excluded.amount`,
+        environment,
+        ...(key as [string, string, string, string, number]),
+        n,
+        amount,
+      );
+    }
+    this.changes.clear();
+  }
+}
+
+/** When donations answered as stored were last seen: one statement per time (a refresh has one). */
+export function touchDonations(
+  db: DeskDatabase,
+  environment: string,
+  touched: Array<[string, string]>,
+): void {
+  const byTime = new Map<string, string[]>();
+  for (const [id, at] of touched) {
+    const ids = byTime.get(at) ?? [];
+    ids.push(id);
+    byTime.set(at, ids);
+  }
+  for (const [at, ids] of byTime) {
+    db.run(
+      'UPDATE donation SET last_seen_at = ? WHERE environment = ? AND id IN (SELECT value FROM json_each(?))',
+      at,
+      environment,
+      JSON.stringify(ids),
+    );
+  }
+}
+
+/**
+ * Writes a held donation and its change to the running sums. `basis`: what it counted under when
+ * `record` read it; the update then only applies if the row still counts so (another process may
+ * have written it since), and otherwise the row is read again under the write lock, as for a new one.
+ */
+export function writeDonation(
+  db: DeskDatabase,
+  environment: string,
+  d: StoredDonation,
+  sums: SumChanges,
+  basis?: Basis | null,
+): void {
+  const attributes = d.resource.attributes;
+  // first_seen_at is written once: `record` never changes it, and leaving it out of the update spares
+  // its index on every refresh (and keeps the earliest when two processes first saw it together).
+
+  // bulk_id is left out too (a donation never changes bulk): the index that pages a bulk in the
+  // order first seen is then never rewritten by a refresh.
+  const metadata = attributes.metadata ?? {};
+  const mark =
+    d.replaces !== null || metadata[REPLACES_KEY] !== undefined
+      ? 'replaces'
+      : metadata[SINGLE_KEY] !== undefined
+        ? 'single'
+        : null;
+  const text = JSON.stringify(d.resource);
+  const history = JSON.stringify(d.history);
+  const rowText = d.row === null ? null : JSON.stringify(d.row);
+  const resolution = d.resolution === null ? null : JSON.stringify(d.resolution);
+  const after: SumKey = {
+    bulk_id: null,
+    status: attributes.state.processingStatus,
+    currency: attributes.funds.currencyCode,
+    mark,
+    resolution_kind: d.resolution?.kind ?? null,
+    amount: attributes.funds.amount,
+  };
+  if (basis) {
+    const { changes } = db.run(
+      `UPDATE donation SET status = ?, status_updated = ?, amount = ?, currency = ?, last_seen_at = ?,
+         replaces = ?, resolution_kind = ?, resource = ?, history = ?, row = ?, resolution = ?, mark = ?
+       WHERE rowid = ? AND environment = ? AND id = ? AND bulk_id IS ? AND status IS ? AND currency IS ?
+         AND mark IS ? AND resolution_kind IS ? AND amount IS ?`,
+      after.status,
+      attributes.state.statusLastUpdated ?? null,
+      after.amount,
+      after.currency,
+      d.lastSeenAt,
+      d.replaces,
+      after.resolution_kind,
+      text,
+      history,
+      rowText,
+      resolution,
+      mark,
+      basis.seq,
+      environment,
+      d.resource.id,
+      basis.bulk_id,
+      basis.status,
+      basis.currency,
+      basis.mark,
+      basis.resolution_kind,
+      basis.amount,
+    );
+    if (changes === 1) {
+      sums.add(basis, -1);
+      sums.add({ ...after, bulk_id: basis.bulk_id }, 1);
+      return;
+    }
+  }
+  const before = db.get<SumKey>(
+    `SELECT bulk_id, status, currency, mark, resolution_kind, amount FROM donation
+     WHERE environment = ? AND id = ?`,
+    environment,
+    d.resource.id,
+  );
+  db.run(
+    `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
+       last_seen_at, replaces, resolution_kind, resource, history, row, resolution, mark)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (environment, id) DO UPDATE SET status = excluded.status,
+       status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
+       last_seen_at = excluded.last_seen_at,
+       replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
+       resource = excluded.resource, history = excluded.history, row = excluded.row,
+       resolution = excluded.resolution, mark = excluded.mark`,
+    environment,
+    d.resource.id,
+    attributes.bulkId ?? null,
+    attributes.state.processingStatus,
+    attributes.state.statusLastUpdated ?? null,
+    attributes.funds.amount,
+    attributes.funds.currencyCode,
+    d.firstSeenAt,
+    d.lastSeenAt,
+    d.replaces,
+    d.resolution?.kind ?? null,
+    text,
+    history,
+    rowText,
+    resolution,
+    mark,
+  );
+  if (before) sums.add(before, -1);
+  // The bulk is never rewritten (see above): what was stored stays.
+  sums.add({ ...after, bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null) }, 1);
+}
+
+export function writeSingle(
+  db: DeskDatabase,
+  environment: string,
+  clientRef: string,
+  attempt: SingleAttempt | null,
+): void {
+  if (attempt === null) {
+    db.run('DELETE FROM single_attempt WHERE environment = ? AND client_ref = ?', environment, clientRef);
+    return;
+  }
+  db.run(
+    `INSERT INTO single_attempt (environment, client_ref, at, donation_id) VALUES (?, ?, ?, ?)
+     ON CONFLICT (environment, client_ref) DO UPDATE SET at = excluded.at, donation_id = excluded.donation_id`,
+    environment,
+    clientRef,
+    attempt.at,
+    attempt.donationId,
+  );
+}
+
+export function writeRefresh(db: DeskDatabase, environment: string, at: string | null): void {
+  db.run(
+    `INSERT INTO donation_refresh (environment, last_refresh_at) VALUES (?, ?)
+     ON CONFLICT (environment) DO UPDATE SET last_refresh_at = excluded.last_refresh_at`,
+    environment,
+    at,
+  );
+}
