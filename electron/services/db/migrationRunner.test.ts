@@ -156,6 +156,19 @@ describe('the migration runner on SQLite', () => {
     expect(objects).not.toContain('index:donation_totals');
   });
 
+  it('adopts a repeatable file only when the adopted files already ran it word for word', () => {
+    const body = 'CREATE VIEW people AS SELECT name FROM person';
+    const v2 = { name: 'V002__view.sql', text: `-- Summary: the view\n${body};\n` };
+    const r = { name: 'R__people.sql', text: `-- kept here from now on\n${body};\n` };
+    const plan = (legacyVersion: number) =>
+      planMigrations(loadMigrations([V1, v2, r]), { history: null, legacyVersion }, 'x').map(
+        (s) => `${s.action} ${s.migration.name}`,
+      );
+    expect(plan(2)).toEqual(['adopt V001__people.sql', 'adopt V002__view.sql', 'adopt R__people.sql']);
+    expect(plan(1)).toEqual(['adopt V001__people.sql', 'apply V002__view.sql', 'apply R__people.sql']);
+    expect(plan(0)).toEqual(['apply V001__people.sql', 'apply V002__view.sql', 'apply R__people.sql']);
+  });
+
   it('plans nothing for a database the files made, whatever its version marker says', () => {
     const migrations = loadMigrations([V1, V2]);
     const history = migrations.map((m) => ({ name: m.name, version: m.version, checksum: m.checksum }));
