@@ -62,7 +62,7 @@ CREATE TABLE desk.schema_version (
   applied_by text NOT NULL DEFAULT session_user
 );
 
--- ── Shared helpers ──
+-- ── Shared functions ──
 CREATE FUNCTION desk.refuse_change() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   RAISE EXCEPTION USING ERRCODE = 'DD008',
