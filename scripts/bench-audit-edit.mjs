@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { rawText } from './esbuildRawText.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -32,6 +33,7 @@ try {
     format: 'cjs',
     external: ['electron', '@photostructure/sqlite', 'xlsx'],
     logLevel: 'warning',
+    plugins: [rawText],
   });
   const env = { ...process.env, NODE_PATH: join(root, 'node_modules') };
   const figures = { plain: [], audit: [] };

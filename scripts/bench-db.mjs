@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { rawText } from './esbuildRawText.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -51,6 +52,7 @@ const bundle = (source, outfile) =>
     // The older sources sit outside the checkout: their packages are this checkout's.
     nodePaths: [join(root, 'node_modules')],
     logLevel: 'warning',
+    plugins: [rawText],
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });

@@ -3,6 +3,7 @@
 // side (time and the longest event-loop stall while it runs). Runs against the in-process emulator.
 // Usage: node scripts/bench-upload.mjs [--rows 100000]
 import { build } from 'esbuild';
+import { rawText } from './esbuildRawText.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ await build({
   target: 'node20',
   format: 'esm',
   logLevel: 'silent',
+  plugins: [rawText],
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },

@@ -2,6 +2,7 @@
 // electron-vite builds for Electron. Each is one CommonJS file that runs with plain `node`.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { rawText } from './esbuildRawText.mjs';
 
 const entries = [
   { in: 'electron/bridge/index.ts', out: 'out/bridge/index.cjs' },
@@ -24,6 +25,8 @@ await Promise.all(
       // left a plain require, as esbuild would leave it inside pg's try/catch anyway.
       external: ['electron', '@photostructure/sqlite', 'pg-native'],
       logLevel: 'warning',
+      // The schema migrations (.sql files) are bundled as text.
+      plugins: [rawText],
       // electron-store/conf are ESM and read import.meta.url; give them a CommonJS equivalent.
       define: { 'import.meta.url': 'importMetaUrl' },
       banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { rawText } from '../../scripts/esbuildRawText.mjs';
 import type { RunningEmulator } from '../../emulator/server';
 
 /*
@@ -19,6 +20,7 @@ export async function buildCli(dir: string): Promise<string> {
     format: 'cjs',
     external: ['electron', '@photostructure/sqlite', 'pg-native'],
     logLevel: 'silent',
+    plugins: [rawText],
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });

@@ -55,9 +55,12 @@ export async function initTeam(ctx: CliContext): Promise<number> {
       );
       return EXIT.ok;
     }
-    ctx.io.out(
-      `-- Donation Desk: team database at ${server}, schema version ${result.before} → ${result.version}, in one transaction.`,
-    );
+    // The same version before and after: its functions re-applied, or its history recorded.
+    const versions =
+      result.before === result.version
+        ? `schema version ${result.version}`
+        : `schema version ${result.before} → ${result.version}`;
+    ctx.io.out(`-- Donation Desk: team database at ${server}, ${versions}, in one transaction.`);
     for (const statement of result.statements) {
       ctx.io.out(`${statement};\n`);
       await ctx.io.drain?.();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { DeskDatabase } from '../db/deskDatabase';
-import { MIGRATIONS, SCHEMA_VERSION } from '../db/schema';
+import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../db/schema';
 import { AuditStore, type NewAuditEntry } from './auditStore';
 import { AuditTrail } from './auditTrail';
 
@@ -66,7 +66,7 @@ describe('the audit table', () => {
     try {
       const raw = new DatabaseSync(join(old, 'desk.db'));
       raw.exec('PRAGMA journal_mode = WAL');
-      raw.exec(MIGRATIONS[0]!.sql);
+      raw.exec(SQLITE_MIGRATIONS[0]!.text);
       raw.exec('PRAGMA user_version = 1');
       raw.exec("INSERT INTO imported (source, at, detail) VALUES ('ledger', 'then', '{}')");
       raw.close();

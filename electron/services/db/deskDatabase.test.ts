@@ -7,7 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { DATABASE_FILE, DeskDatabase } from './deskDatabase';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from './schema';
 
 let dir: string;
 const opened: DeskDatabase[] = [];
@@ -71,7 +71,7 @@ describe('DeskDatabase', () => {
     // A database as schema 1 wrote it, with a plain donation, a correction linked or only marked,
     // and a single donation from the form.
     const raw = new DatabaseSync(join(dir, DATABASE_FILE));
-    raw.exec(MIGRATIONS[0]?.sql ?? '');
+    raw.exec(SQLITE_MIGRATIONS[0]?.text ?? '');
     raw.exec('PRAGMA user_version = 1');
     const insert = raw.prepare(
       `INSERT INTO donation (environment, id, bulk_id, status, amount, currency, first_seen_at, last_seen_at,
@@ -106,7 +106,7 @@ describe('DeskDatabase', () => {
 
   it('upgrades schema 3: donation indexes ordered by state then first seen, rows and sums kept', () => {
     const raw = new DatabaseSync(join(dir, DATABASE_FILE));
-    for (const migration of MIGRATIONS.filter((m) => m.version <= 3)) raw.exec(migration.sql);
+    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version !== null && m.version <= 3)) raw.exec(m.text);
     raw.exec('PRAGMA user_version = 3');
     raw.exec(
       `INSERT INTO donation (environment, id, bulk_id, status, amount, currency, first_seen_at, last_seen_at,

@@ -9,7 +9,8 @@ import {
   type StatementSyncInstance,
 } from '@photostructure/sqlite';
 import { DeskFailure } from '../../../shared/result';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from './schema';
+import { applySqliteMigrations, sqliteMigrationPlan } from './sqliteMigrations';
 
 export const DATABASE_FILE = 'desk.db';
 /** Backups the app makes itself (before a migration) and `db backup` without --out go here. */
@@ -109,8 +110,10 @@ export class DeskDatabase {
         `The database ${this.path} was written by a newer Donation Desk (schema ${current}, this one knows ${SCHEMA_VERSION}). Install the newer version; nothing was changed.`,
       );
     }
-    if (current === SCHEMA_VERSION) return;
-    if (current > 0) {
+    // Refuses here, before anything is written, when the history and the files disagree.
+    const steps = sqliteMigrationPlan(this.db, SQLITE_MIGRATIONS, `The database ${this.path}`);
+    if (steps.length === 0) return;
+    if (current > 0 && steps.some((s) => s.action === 'apply' && s.migration.version !== null)) {
       // A copy of what the older version wrote, in case the upgrade must be undone.
       const folder = join(this.dataDir, BACKUP_FOLDER);
       mkdirSync(folder, { recursive: true });
@@ -118,15 +121,8 @@ export class DeskDatabase {
       const copy = join(folder, `desk-schema-${current}-before-upgrade-${stamp}.db`);
       this.db.exec(`VACUUM INTO '${copy.replace(/'/g, "''")}'`);
     }
-    this.transaction(() => {
-      // Another process may have migrated while this one waited for the write lock.
-      const inside = this.schemaVersion();
-      for (const migration of MIGRATIONS) {
-        if (migration.version <= inside) continue;
-        this.db.exec(migration.sql);
-        this.db.exec(`PRAGMA user_version = ${migration.version}`);
-      }
-    });
+    // Another process may have migrated while this one waited for the write lock: planned again inside.
+    this.transaction(() => applySqliteMigrations(this.db, SQLITE_MIGRATIONS, `The database ${this.path}`));
   }
 
   schemaVersion(): number {

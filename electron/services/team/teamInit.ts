@@ -1,36 +1,26 @@
 import type pg from 'pg';
 import { DeskFailure } from '../../../shared/result';
-import { recordVersionStatement, TEAM_SCHEMA_VERSION, teamMigrations } from './teamSchema';
+import { applyTeamMigrations, teamSchemaVersion } from './teamMigrator';
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './teamSchema';
+
+export { teamSchemaVersion };
 
 export interface TeamInitResult {
   /** The version found before (0: an empty database). */
   before: number;
   /** The version now. */
   version: number;
-  /** Every statement run, in order (none when the database was already up to date). */
+  /** Every statement run, in order, the history's included (none when it was already up to date). */
   statements: string[];
 }
 
 /** Serialises two admins setting up the same database at once. */
 const INIT_LOCK = "hashtextextended('donation-desk team init', 0)";
 
-/** The schema version of a team database: 0 when not set up; null when `desk` is someone else's. */
-export async function teamSchemaVersion(client: pg.ClientBase): Promise<number | null> {
-  const { rows } = await client.query<{ schema: boolean; versions: boolean }>(
-    `SELECT to_regnamespace('desk') IS NOT NULL AS schema,
-            to_regclass('desk.schema_version') IS NOT NULL AS versions`,
-  );
-  if (!rows[0]?.schema) return 0;
-  if (!rows[0].versions) return null;
-  const version = await client.query<{ v: number | null }>(
-    'SELECT max(version) AS v FROM desk.schema_version',
-  );
-  return version.rows[0]?.v ?? 0;
-}
-
 /**
- * Creates (or brings up to date) the team schema, roles and grants, all in one
- * transaction. Needs a superuser or a login with CREATEROLE that owns the database.
+ * Creates (or brings up to date) the team schema, roles and grants from the migration files, all in
+ * one transaction. Needs a superuser or a login with CREATEROLE that owns the database. A database
+ * set up before the files existed is adopted as it is (teamMigrator.ts).
  */
 export async function initTeamDatabase(client: pg.ClientBase): Promise<TeamInitResult> {
   const who = await client.query<{ login: string; su: boolean; createrole: boolean }>(
@@ -61,12 +51,7 @@ export async function initTeamDatabase(client: pg.ClientBase): Promise<TeamInitR
         `This team database is at schema version ${before}, newer than this Donation Desk knows (${TEAM_SCHEMA_VERSION}); update Donation Desk.`,
       );
     }
-    for (const migration of teamMigrations.filter((m) => m.version > before)) {
-      for (const sql of [...migration.statements, recordVersionStatement(migration)]) {
-        statements.push(sql);
-        await client.query(sql);
-      }
-    }
+    statements.push(...(await applyTeamMigrations(client, TEAM_MIGRATIONS, 'The team database')));
     await client.query('COMMIT');
     return { before, version: TEAM_SCHEMA_VERSION, statements };
   } catch (e) {

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from '@photostructure/sqlite';
+import { closeDatabase, DeskDatabase } from '../../../electron/services/db/deskDatabase';
+import { SQLITE_MIGRATIONS } from '../../../electron/services/db/schema';
+import { openDesk, startSandbox, uploadGifts, type Desk, type Sandbox } from '../reconcile/harness';
+
+/*
+ * A data folder whose database was made by the code of before the migration files
+ * (test/fixtures/data-folder-schema5: user_version 5, no history) opens in this version: the files
+ * are recorded as adopted, nothing runs again, every row stays as it was, the schema is the one the
+ * files make in an empty folder, and the app goes on working on it.
+ */
+
+const FIXTURE = join(process.cwd(), 'test', 'fixtures', 'data-folder-schema5');
+let s: Sandbox;
+let desk: Desk | null = null;
+
+/** Every table's rows (the history left out) and every object's SQL, whitespace folded. */
+function snapshot(path: string): { rows: Record<string, unknown[]>; schema: string[] } {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const objects = db
+      .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name <> 'schema_history'")
+      .all() as Array<{ type: string; name: string; sql: string | null }>;
+    const rows: Record<string, unknown[]> = {};
+    for (const o of objects.filter((x) => x.type === 'table')) {
+      const all = db.prepare(`SELECT * FROM "${o.name}"`).all();
+      rows[o.name] = all.map((r) => JSON.stringify(r)).sort();
+    }
+    const schema = objects.map((o) => `${o.type} ${o.name} ${(o.sql ?? '').replace(/\s+/g, ' ')}`).sort();
+    return { rows, schema };
+  } finally {
+    db.close();
+  }
+}
+
+beforeEach(async () => {
+  s = await startSandbox();
+  await cp(FIXTURE, s.dataDir, { recursive: true });
+});
+afterEach(async () => {
+  await desk?.runtime.close();
+  desk = null;
+  closeDatabase(s.dataDir);
+  await s.close();
+});
+
+describe('a data folder at SQLite schema 5 made before the migration files', () => {
+  it('is adopted as it is: history recorded, nothing run again, no row changed, no backup needed', async () => {
+    const path = join(s.dataDir, 'desk.db');
+    const before = snapshot(path);
+    expect(before.rows.donation).toHaveLength(7);
+
+    const db = DeskDatabase.open(s.dataDir);
+    expect(db.schemaVersion()).toBe(5);
+    expect(db.all('SELECT name, version, how FROM schema_history ORDER BY version')).toEqual(
+      SQLITE_MIGRATIONS.map((m) => ({ name: m.name, version: m.version, how: 'adopted' })),
+    );
+    db.close();
+
+    const after = snapshot(path);
+    expect(after.rows).toEqual(before.rows);
+    expect(after.schema).toEqual(before.schema);
+    expect(existsSync(join(s.dataDir, 'backups'))).toBe(false);
+
+    // …and that schema is the one the files make in an empty folder.
+    const empty = await mkdtemp(join(tmpdir(), 'dd-schema5-'));
+    try {
+      DeskDatabase.open(empty).close();
+      expect(snapshot(join(empty, 'desk.db')).schema).toEqual(before.schema);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('works on afterwards: its uploads, donations and locations are there, and a new upload goes through', async () => {
+    desk = await openDesk(s);
+    expect(await desk.call('upload.list', {})).toHaveLength(3);
+    const listed = await desk.call('donations.list', { cached: true });
+    expect(listed.donations).toHaveLength(7);
+    expect((await desk.call('locations.list', {})).locations).toHaveLength(2);
+
+    const bulkId = await uploadGifts(
+      s,
+      desk,
+      [{ recipient: s.good[0] as string, amount: '7.00', currency: 'USD' }],
+      200,
+    );
+    const uploads = await desk.call('upload.list', {});
+    expect(uploads).toHaveLength(4);
+    // Followed to PROCESSED (uploadGifts throws otherwise) and kept in the ledger.
+    expect(uploads.flatMap((u) => u.intents).some((i) => i.serviceId === bulkId)).toBe(true);
+  });
+});
