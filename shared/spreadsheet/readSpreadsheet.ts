@@ -1,9 +1,11 @@
 import { WorkMonitor } from './cancellation';
 import { detectFormat, usualDelimiter } from './format';
+import { READ_LIMITS, type ReadLimits } from './limits';
 import { arrangeSheet } from './layout/arrangeSheet';
 import { readDelimited } from './text/readDelimited';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
+import { checkZipInflation } from './xlsx/inflationCheck';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
 import type { RawInflater } from './xlsx/zipArchive';
 
@@ -16,16 +18,30 @@ export const TEXT_SHEET_NAME = 'Sheet1';
  */
 const sheetJS = () => import('./sheetjs/readWithSheetJS');
 
-export async function listSheets(bytes: Uint8Array, fileName: string): Promise<string[]> {
+const limitsOf = (options: Pick<ReadSpreadsheetOptions, 'limits'>): Readonly<ReadLimits> =>
+  options.limits ? { ...READ_LIMITS, ...options.limits } : READ_LIMITS;
+
+/** SheetJS inflates zip parts whole with no limit: a zip is checked against the limits first. */
+async function checkBeforeSheetJS(bytes: Uint8Array, format: string, limits: Readonly<ReadLimits>) {
+  if (format !== 'xls') await checkZipInflation(bytes, limits);
+}
+
+export async function listSheets(
+  bytes: Uint8Array,
+  fileName: string,
+  options: Pick<ReadSpreadsheetOptions, 'limits'> = {},
+): Promise<string[]> {
   const format = detectFormat(bytes, fileName);
   if (format === 'csv' || format === 'tsv' || format === 'txt') return [TEXT_SHEET_NAME];
+  const limits = limitsOf(options);
   if (format === 'xlsx' || format === 'xlsm') {
     try {
-      return listXlsxSheets(bytes);
+      return listXlsxSheets(bytes, limits);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
     }
   }
+  await checkBeforeSheetJS(bytes, format, limits);
   return (await sheetJS()).listSheetsWithSheetJS(bytes);
 }
 
@@ -41,17 +57,20 @@ async function readWorkbook(
   sheet: string | undefined,
   monitor: WorkMonitor,
   inflater: RawInflater | undefined,
+  limits: Readonly<ReadLimits>,
 ): Promise<SheetRead> {
   if (format === 'xlsx' || format === 'xlsm') {
     try {
-      return await readXlsx(bytes, sheet, monitor, inflater);
+      return await readXlsx(bytes, sheet, monitor, inflater, limits);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
+      await checkBeforeSheetJS(bytes, format, limits);
       const read = (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
+  await checkBeforeSheetJS(bytes, format, limits);
   return (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
 }
 
@@ -75,7 +94,7 @@ export async function readSpreadsheet(
       delimiter: text.delimiter,
     };
   }
-  const read = await readWorkbook(bytes, format, options.sheet, monitor, options.inflater);
+  const read = await readWorkbook(bytes, format, options.sheet, monitor, options.inflater, limitsOf(options));
   monitor.throwIfCancelled();
   return {
     format,

@@ -1,3 +1,4 @@
+import type { ReadLimits } from './limits';
 import type { RawInflater } from './xlsx/zipArchive';
 
 /** File formats the importer understands; decided from the bytes first, the file name second. */
@@ -47,6 +48,8 @@ export interface ReadSpreadsheetOptions {
    * `streamInflater` (its native DecompressionStream), several times faster there.
    */
   inflater?: RawInflater;
+  /** Lower limits than READ_LIMITS (tests, or a caller with less memory to give). */
+  limits?: Partial<ReadLimits>;
 }
 
 export interface SpreadsheetResult {
