@@ -5,6 +5,7 @@ import { arrangeSheet } from './layout/arrangeSheet';
 import { readDelimited } from './text/readDelimited';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
+import { repairOds } from './sheetjs/odsRepair';
 import { checkZipInflation } from './xlsx/inflationCheck';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
 import type { RawInflater } from './xlsx/zipArchive';
@@ -21,9 +22,18 @@ const sheetJS = () => import('./sheetjs/readWithSheetJS');
 const limitsOf = (options: Pick<ReadSpreadsheetOptions, 'limits'>): Readonly<ReadLimits> =>
   options.limits ? { ...READ_LIMITS, ...options.limits } : READ_LIMITS;
 
-/** SheetJS inflates zip parts whole with no limit: a zip is checked against the limits first. */
-async function checkBeforeSheetJS(bytes: Uint8Array, format: string, limits: Readonly<ReadLimits>) {
-  if (format !== 'xls') await checkZipInflation(bytes, limits);
+/**
+ * What SheetJS is given: a zip checked against the limits first (SheetJS inflates zip parts whole,
+ * with no limit), and an ods repaired where SheetJS would misread it.
+ */
+async function prepareForSheetJS(
+  bytes: Uint8Array,
+  format: string,
+  limits: Readonly<ReadLimits>,
+): Promise<Uint8Array> {
+  if (format === 'xls') return bytes;
+  await checkZipInflation(bytes, limits);
+  return format === 'ods' ? repairOds(bytes, limits) : bytes;
 }
 
 export async function listSheets(
@@ -41,8 +51,7 @@ export async function listSheets(
       if (!(error instanceof FastReaderUnsupported)) throw error;
     }
   }
-  await checkBeforeSheetJS(bytes, format, limits);
-  return (await sheetJS()).listSheetsWithSheetJS(bytes);
+  return (await sheetJS()).listSheetsWithSheetJS(await prepareForSheetJS(bytes, format, limits));
 }
 
 interface SheetRead {
@@ -64,14 +73,14 @@ async function readWorkbook(
       return await readXlsx(bytes, sheet, monitor, inflater, limits);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
-      await checkBeforeSheetJS(bytes, format, limits);
-      const read = (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
+      const prepared = await prepareForSheetJS(bytes, format, limits);
+      const read = (await sheetJS()).readWithSheetJS(prepared, sheet, monitor);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
-  await checkBeforeSheetJS(bytes, format, limits);
-  return (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
+  const prepared = await prepareForSheetJS(bytes, format, limits);
+  return (await sheetJS()).readWithSheetJS(prepared, sheet, monitor);
 }
 
 export async function readSpreadsheet(

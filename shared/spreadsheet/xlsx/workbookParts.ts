@@ -17,8 +17,6 @@ export interface WorkbookParts {
   stylesPath?: string;
 }
 
-const STRICT_NAMESPACE = 'purl.oclc.org/ooxml';
-
 function resolveTarget(base: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
   const parts = base.split('/').slice(0, -1);
@@ -53,7 +51,6 @@ export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
     );
   }
   const workbook = withoutRootPrefix(workbookText);
-  if (workbook.includes(STRICT_NAMESPACE)) throw new FastReaderUnsupported('it is saved as Strict Open XML');
   const relsPath = path.replace(/[^/]*$/, (file) => `_rels/${file}.rels`);
   const targets = new Map<string, { type: string; target: string }>();
   for (const tag of findStartTags(withoutRootPrefix(archive.readText(relsPath) ?? ''), 'Relationship')) {

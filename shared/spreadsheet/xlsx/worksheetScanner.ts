@@ -262,6 +262,23 @@ export class WorksheetScanner {
     }
   }
 
+  /**
+   * A row written as several `<row r="N">` elements (some generators write one per batch of cells)
+   * is one row, as in Excel: the later element's cells go into the row already read.
+   */
+  private addRow(rowNumber: number, cells: string[]): void {
+    const last = this.rows[this.rows.length - 1];
+    if (last?.rowNumber !== rowNumber) {
+      this.rows.push({ rowNumber, cells });
+      return;
+    }
+    cells.forEach((value, column) => {
+      if (value === '') return;
+      while (last.cells.length < column) last.cells.push('');
+      last.cells[column] = value;
+    });
+  }
+
   /** The row's `r=` attribute, or the one after the previous row when absent. */
   private rowNumberOf(b: Uint8Array, start: number, tagEnd: number): number {
     let rowNumber = this.nextRowNumber;
@@ -311,7 +328,7 @@ export class WorksheetScanner {
           b[open + 4] === LOWER_W &&
           b[open + 5] === GT
         ) {
-          if (row.filled) this.rows.push({ rowNumber: row.rowNumber, cells });
+          if (row.filled) this.addRow(row.rowNumber, cells);
           this.row = undefined;
           return open + 6;
         }
@@ -354,10 +371,11 @@ export class WorksheetScanner {
         if (nameLength === 1) {
           const nameCode = b[nameStart];
           if (nameCode === LOWER_R) {
-            // r="AB12": only the letters matter here; the row comes from <row>.
+            // r="AB12": only the letters matter here; the row comes from <row>. Excel reads
+            // lowercase ones ("d1") too.
             let letters = 0;
             for (let k = valueStart; k < valueEnd; k++) {
-              const letter = b[k]!;
+              const letter = b[k]! & ~32;
               if (letter < LETTER_A || letter > LETTER_Z) break;
               letters = letters * 26 + (letter - LETTER_A + 1);
             }
