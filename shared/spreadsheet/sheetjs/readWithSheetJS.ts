@@ -110,6 +110,11 @@ export function readWithSheetJS(
   }
   monitor.throwIfCancelled();
   const sheetNames = workbook.SheetNames;
+  if (sheetNames.length === 0) {
+    throw new SpreadsheetReadError(
+      'The workbook has no sheets to read. Open it in Excel, check that it shows your data, save it again, and import the new copy.',
+    );
+  }
   const sheet = sheetName ?? sheetNames[0];
   if (sheet === undefined || !sheetNames.includes(sheet)) {
     throw new SpreadsheetReadError(
