@@ -14,6 +14,7 @@ export type {
   TextEncoding,
 } from './types';
 export { ExpandsTooFarError, ImportCancelledError, SpreadsheetReadError } from './errors';
+export type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readWithSheetJS';
 export { READ_LIMITS, SHEETJS_PROCESS_LIMITS, type ReadLimits } from './limits';
 export { TEXT_SHEET_NAME } from './readSpreadsheet';
 export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zipArchive';
@@ -25,7 +26,7 @@ export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zip
 export function listSheets(
   bytes: Uint8Array,
   fileName: string,
-  options: Pick<ReadSpreadsheetOptions, 'limits'> = {},
+  options: Pick<ReadSpreadsheetOptions, 'limits' | 'sheetJS'> = {},
 ): Promise<string[]> {
   return listSheetsImpl(bytes, fileName, options);
 }

@@ -3,6 +3,7 @@ import { detectFormat, usualDelimiter } from './format';
 import { READ_LIMITS, type ReadLimits } from './limits';
 import { arrangeSheet } from './layout/arrangeSheet';
 import { readDelimited } from './text/readDelimited';
+import type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readWithSheetJS';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
 import { repairOds } from './sheetjs/odsRepair';
@@ -36,10 +37,34 @@ async function prepareForSheetJS(
   return format === 'ods' ? repairOds(bytes, limits) : bytes;
 }
 
+/** SheetJS's book, parsed in this thread or by the caller's runner. */
+async function parseBook(
+  bytes: Uint8Array,
+  request: SheetJSRequest,
+  runner: SheetJSRunner | undefined,
+): Promise<SheetJSBook> {
+  const module = await sheetJS();
+  if (!runner) return module.parseWithSheetJS(bytes, request);
+  const book = await runner(bytes, request);
+  if ('sheetJSError' in book) throw module.explain(new Error(book.sheetJSError));
+  return book;
+}
+
+async function readWithSheetJS(
+  bytes: Uint8Array,
+  sheet: string | undefined,
+  monitor: WorkMonitor,
+  runner: SheetJSRunner | undefined,
+): Promise<SheetRead> {
+  monitor.throwIfCancelled();
+  const book = await parseBook(bytes, sheet ? { sheet } : {}, runner);
+  return (await sheetJS()).sheetFromBook(book, sheet, monitor);
+}
+
 export async function listSheets(
   bytes: Uint8Array,
   fileName: string,
-  options: Pick<ReadSpreadsheetOptions, 'limits'> = {},
+  options: Pick<ReadSpreadsheetOptions, 'limits' | 'sheetJS'> = {},
 ): Promise<string[]> {
   const format = detectFormat(bytes, fileName);
   if (format === 'csv' || format === 'tsv' || format === 'txt') return [TEXT_SHEET_NAME];
@@ -51,7 +76,8 @@ export async function listSheets(
       if (!(error instanceof FastReaderUnsupported)) throw error;
     }
   }
-  return (await sheetJS()).listSheetsWithSheetJS(await prepareForSheetJS(bytes, format, limits));
+  const prepared = await prepareForSheetJS(bytes, format, limits);
+  return (await parseBook(prepared, { namesOnly: true }, options.sheetJS)).sheetNames;
 }
 
 interface SheetRead {
@@ -67,6 +93,7 @@ async function readWorkbook(
   monitor: WorkMonitor,
   inflater: RawInflater | undefined,
   limits: Readonly<ReadLimits>,
+  runner: SheetJSRunner | undefined,
 ): Promise<SheetRead> {
   if (format === 'xlsx' || format === 'xlsm') {
     try {
@@ -74,13 +101,13 @@ async function readWorkbook(
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
       const prepared = await prepareForSheetJS(bytes, format, limits);
-      const read = (await sheetJS()).readWithSheetJS(prepared, sheet, monitor);
+      const read = await readWithSheetJS(prepared, sheet, monitor, runner);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
   const prepared = await prepareForSheetJS(bytes, format, limits);
-  return (await sheetJS()).readWithSheetJS(prepared, sheet, monitor);
+  return readWithSheetJS(prepared, sheet, monitor, runner);
 }
 
 export async function readSpreadsheet(
@@ -103,7 +130,15 @@ export async function readSpreadsheet(
       delimiter: text.delimiter,
     };
   }
-  const read = await readWorkbook(bytes, format, options.sheet, monitor, options.inflater, limitsOf(options));
+  const read = await readWorkbook(
+    bytes,
+    format,
+    options.sheet,
+    monitor,
+    options.inflater,
+    limitsOf(options),
+    options.sheetJS,
+  );
   monitor.throwIfCancelled();
   return {
     format,
