@@ -95,4 +95,18 @@ describe('files other readers open are read', () => {
     expect(result.sheet).toBe('Sheet1');
     expect(result.rows).toEqual([{ rowNumber: 2, cells: ['Ann'] }]);
   });
+
+  it('reads an ods with one cell of a value type ODF does not define as the text it shows', async () => {
+    const odd =
+      '<table:table-cell office:value-type="floatt" office:value="5"><text:p>5</text:p></table:table-cell>';
+    const rows =
+      odsRow(odsText('Name'), odsText('Amount')) +
+      odsRow(odsText('Ann'), odd) +
+      odsRow(odsText('Bob'), odsText('6'));
+    const result = await readSpreadsheet(buildOds({ rows }), 'odd.ods');
+    expect(result.rows.map((row) => row.cells)).toEqual([
+      ['Ann', '5'],
+      ['Bob', '6'],
+    ]);
+  });
 });
