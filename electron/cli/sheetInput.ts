@@ -4,6 +4,10 @@ import { basename, resolve } from 'node:path';
 import { parseMappingTemplate, suggestMapping, type MappingTemplate } from '../../shared/mapping';
 import { readSpreadsheet, SpreadsheetReadError, type SpreadsheetResult } from '../../shared/spreadsheet';
 import { DeskFailure } from '../../shared/result';
+import { sheetJSInChildProcess } from './sheetJSProcess';
+
+/** xls, ods and the xlsx the fast reader declines are parsed in a separate process with a memory limit. */
+export const cliSheetJS = sheetJSInChildProcess();
 
 export interface SheetInput {
   fileName: string;
@@ -42,6 +46,7 @@ export async function readSheetInput(
   let sheet: SpreadsheetResult;
   try {
     sheet = await readSpreadsheet(new Uint8Array(bytes), basename(file), {
+      sheetJS: cliSheetJS,
       ...(wantedSheet ? { sheet: wantedSheet } : {}),
       ...(template?.headerRow ? { headerRow: template.headerRow } : {}),
     });

@@ -13,7 +13,9 @@ export type {
   SpreadsheetResult,
   TextEncoding,
 } from './types';
-export { ImportCancelledError, SpreadsheetReadError } from './errors';
+export { ExpandsTooFarError, ImportCancelledError, SpreadsheetReadError } from './errors';
+export type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readWithSheetJS';
+export { READ_LIMITS, SHEETJS_PROCESS_LIMITS, type ReadLimits } from './limits';
 export { TEXT_SHEET_NAME } from './readSpreadsheet';
 export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zipArchive';
 
@@ -21,8 +23,12 @@ export { javaScriptInflater, streamInflater, type RawInflater } from './xlsx/zip
  * The names of the file's sheets in workbook order, for the sheet picker. A CSV, TSV or TXT file
  * has one pseudo-sheet, `TEXT_SHEET_NAME`. Rejects with SpreadsheetReadError when the file is unreadable.
  */
-export function listSheets(bytes: Uint8Array, fileName: string): Promise<string[]> {
-  return listSheetsImpl(bytes, fileName);
+export function listSheets(
+  bytes: Uint8Array,
+  fileName: string,
+  options: Pick<ReadSpreadsheetOptions, 'limits' | 'sheetJS'> = {},
+): Promise<string[]> {
+  return listSheetsImpl(bytes, fileName, options);
 }
 
 /**
@@ -40,6 +46,8 @@ export function listSheets(bytes: Uint8Array, fileName: string): Promise<string[
  *
  * Formats: xlsx/xlsm through a dedicated streaming reader (SheetJS as a fallback, noted in
  * `warnings`), xls and ods through SheetJS, csv/tsv/txt with the encoding and delimiter detected.
+ * Limits (READ_LIMITS, lowered by `options.limits`) cap what a zip part and the whole file may
+ * inflate to: past one, the file is refused with ExpandsTooFarError (a SpreadsheetReadError).
  * Progress goes to `options.onProgress`; `options.signal` or `options.isCancelled` stop the work
  * with an ImportCancelledError (code IMPORT_CANCELLED). Unreadable files raise SpreadsheetReadError
  * (code SPREADSHEET_UNREADABLE) whose message says what to do.

@@ -1,9 +1,13 @@
 import { WorkMonitor } from './cancellation';
 import { detectFormat, usualDelimiter } from './format';
+import { READ_LIMITS, type ReadLimits } from './limits';
 import { arrangeSheet } from './layout/arrangeSheet';
 import { readDelimited } from './text/readDelimited';
+import type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readWithSheetJS';
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
+import { repairOds } from './sheetjs/odsRepair';
+import { checkZipInflation } from './xlsx/inflationCheck';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
 import type { RawInflater } from './xlsx/zipArchive';
 
@@ -16,17 +20,64 @@ export const TEXT_SHEET_NAME = 'Sheet1';
  */
 const sheetJS = () => import('./sheetjs/readWithSheetJS');
 
-export async function listSheets(bytes: Uint8Array, fileName: string): Promise<string[]> {
+const limitsOf = (options: Pick<ReadSpreadsheetOptions, 'limits'>): Readonly<ReadLimits> =>
+  options.limits ? { ...READ_LIMITS, ...options.limits } : READ_LIMITS;
+
+/**
+ * What SheetJS is given: a zip checked against the limits first (SheetJS inflates zip parts whole,
+ * with no limit), and an ods repaired where SheetJS would misread it.
+ */
+async function prepareForSheetJS(
+  bytes: Uint8Array,
+  format: string,
+  limits: Readonly<ReadLimits>,
+): Promise<Uint8Array> {
+  if (format === 'xls') return bytes;
+  await checkZipInflation(bytes, limits);
+  return format === 'ods' ? repairOds(bytes, limits) : bytes;
+}
+
+/** SheetJS's book, parsed in this thread or by the caller's runner. */
+async function parseBook(
+  bytes: Uint8Array,
+  request: SheetJSRequest,
+  runner: SheetJSRunner | undefined,
+): Promise<SheetJSBook> {
+  const module = await sheetJS();
+  if (!runner) return module.parseWithSheetJS(bytes, request);
+  const book = await runner(bytes, request);
+  if ('sheetJSError' in book) throw module.explain(new Error(book.sheetJSError));
+  return book;
+}
+
+async function readWithSheetJS(
+  bytes: Uint8Array,
+  sheet: string | undefined,
+  monitor: WorkMonitor,
+  runner: SheetJSRunner | undefined,
+): Promise<SheetRead> {
+  monitor.throwIfCancelled();
+  const book = await parseBook(bytes, sheet ? { sheet } : {}, runner);
+  return (await sheetJS()).sheetFromBook(book, sheet, monitor);
+}
+
+export async function listSheets(
+  bytes: Uint8Array,
+  fileName: string,
+  options: Pick<ReadSpreadsheetOptions, 'limits' | 'sheetJS'> = {},
+): Promise<string[]> {
   const format = detectFormat(bytes, fileName);
   if (format === 'csv' || format === 'tsv' || format === 'txt') return [TEXT_SHEET_NAME];
+  const limits = limitsOf(options);
   if (format === 'xlsx' || format === 'xlsm') {
     try {
-      return listXlsxSheets(bytes);
+      return listXlsxSheets(bytes, limits);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
     }
   }
-  return (await sheetJS()).listSheetsWithSheetJS(bytes);
+  const prepared = await prepareForSheetJS(bytes, format, limits);
+  return (await parseBook(prepared, { namesOnly: true }, options.sheetJS)).sheetNames;
 }
 
 interface SheetRead {
@@ -41,18 +92,22 @@ async function readWorkbook(
   sheet: string | undefined,
   monitor: WorkMonitor,
   inflater: RawInflater | undefined,
+  limits: Readonly<ReadLimits>,
+  runner: SheetJSRunner | undefined,
 ): Promise<SheetRead> {
   if (format === 'xlsx' || format === 'xlsm') {
     try {
-      return await readXlsx(bytes, sheet, monitor, inflater);
+      return await readXlsx(bytes, sheet, monitor, inflater, limits);
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
-      const read = (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
+      const prepared = await prepareForSheetJS(bytes, format, limits);
+      const read = await readWithSheetJS(prepared, sheet, monitor, runner);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
-  return (await sheetJS()).readWithSheetJS(bytes, sheet, monitor);
+  const prepared = await prepareForSheetJS(bytes, format, limits);
+  return readWithSheetJS(prepared, sheet, monitor, runner);
 }
 
 export async function readSpreadsheet(
@@ -75,7 +130,15 @@ export async function readSpreadsheet(
       delimiter: text.delimiter,
     };
   }
-  const read = await readWorkbook(bytes, format, options.sheet, monitor, options.inflater);
+  const read = await readWorkbook(
+    bytes,
+    format,
+    options.sheet,
+    monitor,
+    options.inflater,
+    limitsOf(options),
+    options.sheetJS,
+  );
   monitor.throwIfCancelled();
   return {
     format,

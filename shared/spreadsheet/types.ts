@@ -1,3 +1,5 @@
+import type { ReadLimits } from './limits';
+import type { SheetJSRunner } from './sheetjs/readWithSheetJS';
 import type { RawInflater } from './xlsx/zipArchive';
 
 /** File formats the importer understands; decided from the bytes first, the file name second. */
@@ -47,6 +49,14 @@ export interface ReadSpreadsheetOptions {
    * `streamInflater` (its native DecompressionStream), several times faster there.
    */
   inflater?: RawInflater;
+  /** Lower limits than READ_LIMITS (tests, or a caller with less memory to give). */
+  limits?: Partial<ReadLimits>;
+  /**
+   * Where SheetJS (xls, ods, xlsx the fast reader declines) runs: in this thread when absent. The CLI
+   * passes a runner that uses a separate process with a memory limit, so a file that makes SheetJS
+   * fail fatally ends in a refusal, not in the end of the program.
+   */
+  sheetJS?: SheetJSRunner;
 }
 
 export interface SpreadsheetResult {

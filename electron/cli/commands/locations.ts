@@ -12,6 +12,7 @@ import {
 } from '../../../shared/locations';
 import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
 import { EXIT, commandArgs, registerCommand } from '../main';
+import { cliSheetJS } from '../sheetInput';
 import { count } from '../../../shared/i18n';
 
 /*
@@ -62,7 +63,9 @@ registerCommand('locations', {
     const path = resolve(file);
     let sheet;
     try {
-      sheet = await readSpreadsheet(new Uint8Array(await readFile(path)), basename(path));
+      sheet = await readSpreadsheet(new Uint8Array(await readFile(path)), basename(path), {
+        sheetJS: cliSheetJS,
+      });
     } catch (e) {
       const reason =
         e instanceof SpreadsheetReadError ? e.message : e instanceof Error ? e.message : String(e);

@@ -33,7 +33,7 @@ function timeOfDay(seconds: number): string {
 
 /**
  * An Excel serial date as ISO text: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SS` when it has a time of day,
- * or `HH:MM:SS` for a time-only format. Serials are rounded to the second, as Excel displays them.
+ * or `HH:MM:SS` for a time-only format (the days left out, as Excel shows it). Serials are rounded to the second, as Excel displays them.
  * The 1900 system keeps Lotus's phantom 1900-02-29 (serial 60) so earlier dates stay right.
  */
 export function excelSerialToIso(serial: number, date1904: boolean, timeOnly = false): string {
@@ -41,7 +41,8 @@ export function excelSerialToIso(serial: number, date1904: boolean, timeOnly = f
   const totalSeconds = Math.round(serial * SECONDS_PER_DAY);
   const wholeDays = Math.floor(totalSeconds / SECONDS_PER_DAY);
   const seconds = totalSeconds - wholeDays * SECONDS_PER_DAY;
-  if (timeOnly && wholeDays === 0) return timeOfDay(seconds);
+  // A time-only format shows the time of day whatever the days: 12345 in h:mm is "0:00" in Excel.
+  if (timeOnly) return timeOfDay(seconds);
   let date: string;
   if (date1904) date = civilDate(wholeDays - EPOCH_1904_TO_UNIX);
   else if (wholeDays === 60) date = '1900-02-29';
@@ -61,16 +62,31 @@ export function excelSerialToDuration(serial: number): string {
   return serial < 0 && totalSeconds > 0 ? `-${text}` : text;
 }
 
+const ISO_DURATION = /^(-)?P(?:(\d+)D)?T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d*)?)S)?$/;
+
+/**
+ * An ISO 8601 duration as Strict Open XML writes a time value in a date cell (`PT24H0M0.000S`), as
+ * the duration text elapsed-time formats give ("24:00:00"); undefined for anything else.
+ */
+export function isoDurationText(value: string): string | undefined {
+  const match = ISO_DURATION.exec(value);
+  if (!match || value.endsWith('T')) return undefined;
+  const [, minus, days = '0', hours = '0', minutes = '0', seconds = '0'] = match;
+  const total = Number(days) * 86400 + Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
+  return excelSerialToDuration((minus ? -total : total) / SECONDS_PER_DAY);
+}
+
 const ISO_DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?/;
 
 /**
  * An ISO 8601 date-time as written in a date cell (`t="d"`, or a Date from SheetJS) as the same text
  * numeric dates give: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` rounded to the second. A zone suffix is
- * left out (the wall-clock time is what the sheet shows); text in another form is kept as it is.
+ * left out (the wall-clock time is what the sheet shows); a duration (`PT24H0M0.000S`) reads as
+ * "24:00:00"; text in another form is kept as it is.
  */
 export function isoDateTimeText(value: string): string {
   const match = ISO_DATE_TIME.exec(value);
-  if (!match) return value;
+  if (!match) return isoDurationText(value) ?? value;
   const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = ''] = match;
   const date = new Date(0);
   date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));

@@ -27,7 +27,35 @@ export interface SheetJSRead {
   raw: RawSheet;
 }
 
-function explain(error: unknown): SpreadsheetReadError {
+/**
+ * What the reader needs of a workbook SheetJS parsed: plain data, so that the parsing can happen in
+ * another process (SheetJSRunner) and be sent back.
+ */
+export interface SheetJSBook {
+  sheetNames: string[];
+  date1904: boolean;
+  /** The asked sheet's dense cells (absent when only names were asked). */
+  cells?: (XLSX.CellObject | undefined)[][];
+  merges?: XLSX.Range[];
+}
+
+/** What is asked of SheetJS: only the sheet names, or one sheet (the first when none is named). */
+export interface SheetJSRequest {
+  sheet?: string;
+  namesOnly?: boolean;
+}
+
+/**
+ * Runs SheetJS somewhere else (in the CLI, a separate process with a memory limit): resolves to the
+ * book, or to `{ sheetJSError }` with SheetJS's message when it threw; rejects with a
+ * SpreadsheetReadError that says what to do when the process died or ran out of time.
+ */
+export type SheetJSRunner = (
+  bytes: Uint8Array,
+  request: SheetJSRequest,
+) => Promise<SheetJSBook | { sheetJSError: string }>;
+
+export function explain(error: unknown): SpreadsheetReadError {
   const message = error instanceof Error ? error.message : String(error);
   if (/password|encrypt/i.test(message)) {
     return new SpreadsheetReadError(
@@ -80,13 +108,30 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
   }
 }
 
-/** Sheet names only, without parsing any cells. */
-export function listSheetsWithSheetJS(bytes: Uint8Array): string[] {
+/** The options SheetJS is called with for a request, wherever it runs. */
+export const sheetJSOptions = (request: SheetJSRequest): XLSX.ParsingOptions =>
+  request.namesOnly
+    ? { type: 'array', bookSheets: true }
+    : request.sheet
+      ? { ...READ_OPTIONS, sheets: [request.sheet] }
+      : READ_OPTIONS;
+
+/** SheetJS in this thread: the default where no runner is given. */
+export function parseWithSheetJS(bytes: Uint8Array, request: SheetJSRequest): SheetJSBook {
+  let workbook: XLSX.WorkBook;
   try {
-    return XLSX.read(freshView(bytes), { type: 'array', bookSheets: true }).SheetNames;
+    workbook = XLSX.read(freshView(bytes), sheetJSOptions(request));
   } catch (error) {
     throw explain(error);
   }
+  const sheetNames = workbook.SheetNames;
+  const worksheet = workbook.Sheets?.[request.sheet ?? sheetNames[0] ?? ''];
+  return {
+    sheetNames,
+    date1904: Boolean(workbook.Workbook?.WBProps?.date1904),
+    cells: (worksheet?.['!data'] as XLSX.CellObject[][] | undefined) ?? [],
+    merges: worksheet?.['!merges'] ?? [],
+  };
 }
 
 /**
@@ -99,28 +144,31 @@ export function readWithSheetJS(
   monitor: WorkMonitor,
 ): SheetJSRead {
   monitor.throwIfCancelled();
-  let workbook: XLSX.WorkBook;
-  try {
-    workbook = XLSX.read(
-      freshView(bytes),
-      sheetName ? { ...READ_OPTIONS, sheets: [sheetName] } : READ_OPTIONS,
-    );
-  } catch (error) {
-    throw explain(error);
-  }
+  return sheetFromBook(parseWithSheetJS(bytes, sheetName ? { sheet: sheetName } : {}), sheetName, monitor);
+}
+
+/** The asked sheet of a parsed book as rows of text. */
+export function sheetFromBook(
+  book: SheetJSBook,
+  sheetName: string | undefined,
+  monitor: WorkMonitor,
+): SheetJSRead {
   monitor.throwIfCancelled();
-  const sheetNames = workbook.SheetNames;
+  const sheetNames = book.sheetNames;
+  if (sheetNames.length === 0) {
+    throw new SpreadsheetReadError(
+      'The workbook has no sheets to read. Open it in Excel, check that it shows your data, save it again, and import the new copy.',
+    );
+  }
   const sheet = sheetName ?? sheetNames[0];
   if (sheet === undefined || !sheetNames.includes(sheet)) {
     throw new SpreadsheetReadError(
       `The workbook has no sheet named "${sheetName ?? ''}". Choose one of: ${sheetNames.join(', ')}.`,
     );
   }
-  const worksheet = workbook.Sheets[sheet];
-  const date1904 = Boolean(workbook.Workbook?.WBProps?.date1904);
+  const date1904 = book.date1904;
   const rows: SheetRow[] = [];
-  const data: (XLSX.CellObject | undefined)[][] =
-    (worksheet?.['!data'] as XLSX.CellObject[][] | undefined) ?? [];
+  const data = book.cells ?? [];
   for (let r = 0; r < data.length; r++) {
     const source = data[r];
     if (!source) continue;
@@ -136,7 +184,7 @@ export function readWithSheetJS(
     rows.push({ rowNumber: r + 1, cells });
   }
   // SheetJS gives a whole-column range ("A:A") row -1 and a whole-row one ("1:1") column -1.
-  const merges: MergedRange[] = (worksheet?.['!merges'] ?? []).map((range) => ({
+  const merges: MergedRange[] = (book.merges ?? []).map((range) => ({
     firstRow: range.s.r < 0 ? 1 : range.s.r + 1,
     lastRow: range.e.r < 0 ? LAST_ROW : range.e.r + 1,
     firstColumn: range.s.c < 0 ? 0 : range.s.c,

@@ -17,23 +17,33 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-export function buildZip(files: Record<string, string | Uint8Array>): Uint8Array {
+/** An entry deflated beforehand, with the inflated size its headers should declare (true or not). */
+export interface Predeflated {
+  deflated: Uint8Array;
+  declaredSize: number;
+}
+
+export function buildZip(files: Record<string, string | Uint8Array | Predeflated>): Uint8Array {
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   const central: Uint8Array[] = [];
   let offset = 0;
   for (const [name, content] of Object.entries(files)) {
-    const data = typeof content === 'string' ? encoder.encode(content) : content;
-    const compressed = deflateRaw(data);
+    const given = content instanceof Uint8Array || typeof content === 'string' ? undefined : content;
+    const data =
+      content instanceof Uint8Array ? content : encoder.encode(typeof content === 'string' ? content : '');
+    const size = given ? given.declaredSize : data.length;
+    const compressed = given ? given.deflated : deflateRaw(data);
     const nameBytes = encoder.encode(name);
     const local = new Uint8Array(30 + nameBytes.length);
     const lv = new DataView(local.buffer);
     lv.setUint32(0, 0x04034b50, true);
     lv.setUint16(4, 20, true);
     lv.setUint16(8, 8, true);
-    lv.setUint32(14, crc32(data), true);
+    const crc = given ? 0 : crc32(data);
+    lv.setUint32(14, crc, true);
     lv.setUint32(18, compressed.length, true);
-    lv.setUint32(22, data.length, true);
+    lv.setUint32(22, size, true);
     lv.setUint16(26, nameBytes.length, true);
     local.set(nameBytes, 30);
     const header = new Uint8Array(46 + nameBytes.length);
@@ -42,9 +52,9 @@ export function buildZip(files: Record<string, string | Uint8Array>): Uint8Array
     hv.setUint16(4, 20, true);
     hv.setUint16(6, 20, true);
     hv.setUint16(10, 8, true);
-    hv.setUint32(16, crc32(data), true);
+    hv.setUint32(16, crc, true);
     hv.setUint32(20, compressed.length, true);
-    hv.setUint32(24, data.length, true);
+    hv.setUint32(24, size, true);
     hv.setUint16(28, nameBytes.length, true);
     hv.setUint32(42, offset, true);
     header.set(nameBytes, 46);
@@ -80,6 +90,8 @@ export function buildXlsx(options: {
   styles?: string;
   date1904?: boolean;
   sheetName?: string;
+  /** Parts deflated beforehand (zip bombs), added to or replacing the generated ones. */
+  predeflated?: Record<string, Predeflated>;
   /** The whole worksheet part, replacing the default `<worksheet>` wrapper. */
   sheetXml?: string;
   /** The whole workbook part, replacing the default one. */
@@ -108,5 +120,6 @@ export function buildXlsx(options: {
       `<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd\\ hh:mm"/></numFmts><cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="20"/></cellXfs></styleSheet>`,
   };
   const rename = options.entryName ?? ((path: string) => path);
-  return buildZip(Object.fromEntries(Object.entries(parts).map(([path, text]) => [rename(path), text])));
+  const all: Record<string, string | Predeflated> = { ...parts, ...options.predeflated };
+  return buildZip(Object.fromEntries(Object.entries(all).map(([path, part]) => [rename(path), part])));
 }

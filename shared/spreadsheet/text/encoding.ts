@@ -67,12 +67,30 @@ function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
 }
 
 /**
+ * Whether some double-byte Shift-JIS character has a second byte of 0x80 or more. Kana always do
+ * and about two kanji in three do. Western text read as Shift-JIS pairs an accented letter
+ * (é is 0xE9) with the ASCII letter after it ("Réunion" would be "R騏nion"), so every second byte
+ * is ASCII: on single accented lines of Latin-1 text that happens about one time in four.
+ */
+function hasHighSecondByte(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i]!;
+    if (lead < 0x81 || (lead >= 0xa0 && lead <= 0xdf)) continue;
+    if ((bytes[i + 1] ?? 0) >= 0x80) return true;
+    i++;
+  }
+  return false;
+}
+
+/**
  * Shift-JIS (Japanese payroll and HR exports) when the bytes decode as it without error and the
- * result reads as Japanese: full-width kana, kanji or punctuation, with little else outside ASCII.
- * Western text in Windows-1252 almost never decodes strictly; when it does (capitals such as "Å"
- * are half-width katakana in Shift-JIS) it has no full-width characters, so it is not taken.
+ * result reads as Japanese: full-width kana, kanji or punctuation, with little else outside ASCII,
+ * and at least one double-byte character that Western text could not have made (hasHighSecondByte).
+ * Western text in Windows-1252 rarely decodes strictly; when it does (capitals such as "Å" are
+ * half-width katakana in Shift-JIS, "é" + a letter a kanji) it is not taken.
  */
 function decodeShiftJis(bytes: Uint8Array): string | undefined {
+  if (!hasHighSecondByte(bytes)) return undefined;
   let text: string;
   try {
     text = new TextDecoder('shift_jis', { fatal: true }).decode(bytes);

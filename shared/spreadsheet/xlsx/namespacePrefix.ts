@@ -4,7 +4,11 @@
  * prefix is taken off. The readers look for unprefixed names, so the prefix is removed first.
  */
 
-const MAIN_NAMESPACE = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+/** SpreadsheetML's namespace, transitional and Strict Open XML (whose markup is the same here). */
+const MAIN_NAMESPACES = new Set([
+  'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  'http://purl.oclc.org/ooxml/spreadsheetml/main',
+]);
 const LT = 60;
 const SLASH = 47;
 
@@ -12,7 +16,7 @@ const SLASH = 47;
 export function mainNamespacePrefix(startTag: string): string | undefined {
   const pattern = /xmlns:([A-Za-z_][\w.-]*)\s*=\s*["']([^"']*)["']/g;
   for (let match = pattern.exec(startTag); match; match = pattern.exec(startTag)) {
-    if (match[2] === MAIN_NAMESPACE) return match[1];
+    if (MAIN_NAMESPACES.has(match[2] ?? '')) return match[1];
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { WorkMonitor } from '../cancellation';
 import { count, plural } from '../../i18n';
 import { SpreadsheetReadError } from '../errors';
+import type { ReadLimits } from '../limits';
 import { columnLetters } from '../layout/headerNames';
 import type { RawSheet } from '../types';
 import { parseCellStyles } from './cellStyles';
@@ -10,7 +11,10 @@ import { readWorkbookParts } from './workbookParts';
 import { WorksheetScanner } from './worksheetScanner';
 import { ZipArchive, inflateEntry, type RawInflater } from './zipArchive';
 
-/** A part as text, inflated with the given inflater (the shared strings can be tens of megabytes). */
+/**
+ * A part as text, inflated with the given inflater (the shared strings can be tens of megabytes),
+ * refused past the limit for parts read whole.
+ */
 async function inflateText(archive: ZipArchive, name: string, inflater?: RawInflater): Promise<string> {
   const entry = archive.find(name);
   if (!entry) return '';
@@ -22,6 +26,7 @@ async function inflateText(archive: ZipArchive, name: string, inflater?: RawInfl
     (chunk) => chunks.push(chunk.slice()),
     () => undefined,
     inflater,
+    archive.budget.limits.maxTextPartBytes,
   );
   const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let offset = 0;
@@ -32,8 +37,8 @@ async function inflateText(archive: ZipArchive, name: string, inflater?: RawInfl
   return new TextDecoder('utf-8').decode(bytes);
 }
 
-export function listXlsxSheets(bytes: Uint8Array): string[] {
-  return readWorkbookParts(new ZipArchive(bytes)).sheets.map((sheet) => sheet.name);
+export function listXlsxSheets(bytes: Uint8Array, limits?: Readonly<ReadLimits>): string[] {
+  return readWorkbookParts(new ZipArchive(bytes, limits)).sheets.map((sheet) => sheet.name);
 }
 
 /**
@@ -46,8 +51,9 @@ export async function readXlsx(
   sheetName: string | undefined,
   monitor: WorkMonitor,
   inflater?: RawInflater,
+  limits?: Readonly<ReadLimits>,
 ): Promise<{ sheetNames: string[]; sheet: string; raw: RawSheet }> {
-  const archive = new ZipArchive(bytes);
+  const archive = new ZipArchive(bytes, limits);
   const parts = readWorkbookParts(archive);
   const sheetNames = parts.sheets.map((sheet) => sheet.name);
   const sheet = sheetName === undefined ? parts.sheets[0] : parts.sheets.find((s) => s.name === sheetName);

@@ -17,8 +17,6 @@ export interface WorkbookParts {
   stylesPath?: string;
 }
 
-const STRICT_NAMESPACE = 'purl.oclc.org/ooxml';
-
 function resolveTarget(base: string, target: string): string {
   if (target.startsWith('/')) return target.slice(1);
   const parts = base.split('/').slice(0, -1);
@@ -42,6 +40,29 @@ function workbookPath(archive: ZipArchive): string {
   return 'xl/workbook.xml';
 }
 
+const sheetNumber = (path: string): number => Number(/(\d+)\.xml$/i.exec(path)?.[1] ?? 0);
+
+/**
+ * The worksheets of a workbook part that lists none (some generators leave `<sheets>` out): those its
+ * relationships point to, or else the package's `xl/worksheets/*.xml`, in the order of their numbers
+ * and named as Excel names new sheets ("Sheet1"), as other readers open them.
+ */
+function unlistedSheets(
+  archive: ZipArchive,
+  targets: Array<{ type: string; target: string }>,
+): WorkbookSheet[] {
+  let paths = targets.filter((t) => t.type.endsWith('/worksheet')).map((t) => t.target);
+  if (paths.length === 0) {
+    paths = archive
+      .allEntries()
+      .map((entry) => entry.name.replace(/\\/g, '/'))
+      .filter((name) => /^xl\/worksheets\/[^/]+\.xml$/i.test(name));
+  }
+  return paths
+    .sort((a, b) => sheetNumber(a) - sheetNumber(b))
+    .map((path, index) => ({ name: `Sheet${index + 1}`, path }));
+}
+
 /** Sheet names and locations, the date system, and where the shared strings and styles live. */
 export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
   const path = workbookPath(archive);
@@ -53,7 +74,6 @@ export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
     );
   }
   const workbook = withoutRootPrefix(workbookText);
-  if (workbook.includes(STRICT_NAMESPACE)) throw new FastReaderUnsupported('it is saved as Strict Open XML');
   const relsPath = path.replace(/[^/]*$/, (file) => `_rels/${file}.rels`);
   const targets = new Map<string, { type: string; target: string }>();
   for (const tag of findStartTags(withoutRootPrefix(archive.readText(relsPath) ?? ''), 'Relationship')) {
@@ -70,8 +90,12 @@ export function readWorkbookParts(archive: ZipArchive): WorkbookParts {
     const target = targets.get(relationId);
     if (target) sheets.push({ name: attributes.get('name') ?? '', path: target.target });
   }
-  if (sheets.length === 0)
-    throw new FastReaderUnsupported('its workbook part lists no sheets in the usual form');
+  if (sheets.length === 0) sheets.push(...unlistedSheets(archive, [...targets.values()]));
+  if (sheets.length === 0) {
+    throw new SpreadsheetReadError(
+      'The workbook has no sheets to read. Open it in Excel, check that it shows your data, save it again, and import the new copy.',
+    );
+  }
   const workbookPr = readAttributes(findStartTags(workbook, 'workbookPr')[0] ?? '');
   const date1904Flag = workbookPr.get('date1904');
   const related = (suffix: string): string | undefined =>

@@ -86,4 +86,84 @@ describe('WorksheetScanner', () => {
       { firstRow: 1, lastRow: 1, firstColumn: 2, lastColumn: 2 },
     ]);
   });
+
+  describe('reads in linear work however long a row is and however small the pieces', () => {
+    const encoder = new TextEncoder();
+    const open = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+    const close = '</sheetData></worksheet>';
+
+    /** Pushes `parts` in pieces of `size` bytes, made as they go (no copy of the whole sheet). */
+    function scanInPieces(parts: Array<string | [string, number]>, size: number): WorksheetScanner {
+      const scanner = new WorksheetScanner(['Name'], new Uint8Array([0]), false);
+      let piece = new Uint8Array(size);
+      let used = 0;
+      const emit = (bytes: Uint8Array) => {
+        for (let at = 0; at < bytes.length;) {
+          const take = Math.min(size - used, bytes.length - at);
+          piece.set(bytes.subarray(at, at + take), used);
+          used += take;
+          at += take;
+          if (used === size) {
+            scanner.push(piece);
+            piece = new Uint8Array(size);
+            used = 0;
+          }
+        }
+      };
+      for (const part of parts) {
+        if (typeof part === 'string') emit(encoder.encode(part));
+        else for (let k = 0; k < part[1]; k++) emit(encoder.encode(part[0]));
+      }
+      scanner.push(piece.subarray(0, used));
+      scanner.finish();
+      return scanner;
+    }
+
+    const MB = 1024 * 1024;
+    const spaces = ' '.repeat(64 * 1024);
+
+    it('a row with 16 MB of spaces between its cells, in 16 KB pieces', () => {
+      const scanner = scanInPieces(
+        [
+          open,
+          '<row r="1"><c r="A1" t="s"><v>0</v></c>',
+          [spaces, 256],
+          '<c r="B1"><v>7</v></c></row>',
+          close,
+        ],
+        16 * 1024,
+      );
+      expect(scanner.rows).toEqual([{ rowNumber: 1, cells: ['Name', '7'] }]);
+      expect(scanner.bytesScanned).toBeLessThan(17 * MB);
+    });
+
+    it('a cell whose text is 16 MB of spaces with ">" in every piece, in 16 KB pieces', () => {
+      const text = `${spaces.slice(0, -1)}>`;
+      const scanner = scanInPieces(
+        [open, '<row r="1"><c r="A1" t="inlineStr"><is><t>a', [text, 256], 'b</t></is></c></row>', close],
+        16 * 1024,
+      );
+      expect(scanner.rows[0]?.cells[0]).toHaveLength(16 * MB + 2);
+      // The kept cell is searched for its end once, then read once.
+      expect(scanner.bytesScanned).toBeLessThan(33 * MB);
+    });
+
+    it('a start tag holding 16 MB of spaces and quoted ">"s, in 16 KB pieces', () => {
+      const scanner = scanInPieces(
+        [open, '<row r="1"><c r="A1"', [`${spaces} x="a>b"`, 256], '><v>5</v></c></row>', close],
+        16 * 1024,
+      );
+      expect(scanner.rows).toEqual([{ rowNumber: 1, cells: ['5'] }]);
+      expect(scanner.bytesScanned).toBeLessThan(34 * MB);
+    });
+
+    it('a row of 200,000 cells in 1 KB pieces, each cell read once', () => {
+      const scanner = scanInPieces(
+        [open, '<row r="1">', ['<c><v>12</v></c>', 200_000], '</row>', close],
+        1024,
+      );
+      expect(scanner.rows[0]?.cells).toHaveLength(200_000);
+      expect(scanner.bytesScanned).toBeLessThan(2 * 200_000 * 16);
+    });
+  });
 });

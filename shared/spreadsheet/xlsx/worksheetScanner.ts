@@ -1,12 +1,9 @@
-import { errorCodeText } from '../cells/errorText';
-import { excelSerialToDuration, excelSerialToIso, isoDateTimeText } from '../cells/excelDate';
-import { formatNumber, formatNumericText } from '../cells/numberText';
 import type { MergedRange, SheetRow } from '../types';
-import { NumberDisplay } from './cellStyles';
+import { CellText, TYPE_INLINE, TYPE_NUMBER, typeAt } from './cellText';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
-import { mainNamespacePrefix, PrefixStripper } from './namespacePrefix';
-import { richText } from './sharedStrings';
-import { decodeXmlText } from './xmlText';
+import { MergeCellCollector } from './mergeCells';
+import type { PrefixStripper } from './namespacePrefix';
+import { readSheetRoot } from './sheetRoot';
 
 const SPACE = 32;
 const TAB = 9;
@@ -17,8 +14,6 @@ const SLASH = 47;
 const QUOTE = 34;
 const APOSTROPHE = 39;
 const EQUALS = 61;
-const MINUS = 45;
-const DOT = 46;
 const LETTER_A = 65;
 const LETTER_Z = 90;
 const DIGIT_0 = 48;
@@ -35,221 +30,102 @@ const LOWER_T = 116;
 const isNameEnd = (code: number | undefined): boolean =>
   code === SPACE || code === GT || code === SLASH || code === TAB || code === LF || code === CR;
 
-/** Cell types by the first letter of `t=`: s(hared), str / inlineStr, b(oolean), e(rror), d(ate), n(umber). */
-const TYPE_NUMBER = 0;
-const TYPE_SHARED = 1;
-const TYPE_STRING = 2;
-const TYPE_INLINE = 3;
-const TYPE_BOOLEAN = 4;
-const TYPE_ERROR = 5;
-const TYPE_DATE = 6;
-
-/** The type from the `t=` value's first letter and length, without making a string of it. */
-function typeAt(bytes: Uint8Array, start: number, length: number): number {
-  switch (bytes[start]) {
-    case 115: // s, str
-      return length === 1 ? TYPE_SHARED : TYPE_STRING;
-    case 105: // inlineStr
-      return TYPE_INLINE;
-    case 98: // b
-      return TYPE_BOOLEAN;
-    case 101: // e
-      return TYPE_ERROR;
-    case 100: // d
-      return TYPE_DATE;
-    default:
-      return TYPE_NUMBER;
-  }
-}
-
-/** Excel's last row and column (1-based row, 0-based column): where whole-row/column ranges end. */
-const LAST_ROW = 1_048_576;
-const LAST_COLUMN = 16_383;
-
-/**
- * A cell reference's row and column; a whole-column reference ("C") has no row and a whole-row one
- * ("7") no column, given as -1.
- */
-function parseReference(ref: string): { row: number; column: number } {
-  let column = 0;
-  let i = 0;
-  for (; i < ref.length; i++) {
-    const code = ref.charCodeAt(i) & ~32;
-    if (code < LETTER_A || code > LETTER_Z) break;
-    column = column * 26 + (code - LETTER_A + 1);
-  }
-  return { row: i === ref.length ? -1 : Number(ref.slice(i)), column: column - 1 };
-}
-
-/** "B2:C3", "A:A" (whole columns) or "1:2" (whole rows) as a range; undefined when unreadable. */
-export function parseMergeRange(ref: string): MergedRange | undefined {
-  const [from = '', to = from] = ref.split(':');
-  const first = parseReference(from);
-  const last = parseReference(to);
-  const range: MergedRange = {
-    firstRow: first.row === -1 ? 1 : first.row,
-    lastRow: last.row === -1 ? LAST_ROW : last.row,
-    firstColumn: first.column === -1 ? 0 : first.column,
-    lastColumn: last.column === -1 ? LAST_COLUMN : last.column,
-  };
-  const valid =
-    Number.isInteger(range.firstRow) &&
-    Number.isInteger(range.lastRow) &&
-    range.firstRow >= 1 &&
-    range.lastRow >= range.firstRow &&
-    range.lastColumn >= range.firstColumn;
-  return valid ? range : undefined;
-}
-
-const utf8 = new TextDecoder('utf-8');
-// One character per byte: only used for text known to be ASCII (numbers, error codes, dates).
-const latin1 = new TextDecoder('latin1');
-
-/**
- * ASCII bytes as a string. `String.fromCharCode` with the bytes as arguments makes a flat string
- * at once, where a decoder call per short value costs several times more.
- */
-function asciiText(b: Uint8Array, s: number, e: number): string {
-  switch (e - s) {
-    case 0:
-      return '';
-    case 1:
-      return String.fromCharCode(b[s]!);
-    case 2:
-      return String.fromCharCode(b[s]!, b[s + 1]!);
-    case 3:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
-    case 4:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
-    case 5:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
-    case 6:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
-    case 7:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
-    case 8:
-      return String.fromCharCode(
-        b[s]!,
-        b[s + 1]!,
-        b[s + 2]!,
-        b[s + 3]!,
-        b[s + 4]!,
-        b[s + 5]!,
-        b[s + 6]!,
-        b[s + 7]!,
-      );
-    default:
-      return latin1.decode(b.subarray(s, e));
-  }
-}
-
-/**
- * Whether `<v>` number text is already what Excel's General format shows ("12.5", "-3", "0.25"),
- * so it can be taken as it is: no parse and print per cell in the hot loop. Longer than 12
- * characters is never taken as is (15 significant digits may need rounding).
- */
-function isCanonicalNumber(b: Uint8Array, s: number, e: number): boolean {
-  const length = e - s;
-  if (length === 0 || length > 12) return false;
-  let i = b[s] === MINUS ? s + 1 : s;
-  if (i === e) return false;
-  // A leading zero is canonical only as "0" or "0.xxx".
-  if (b[i] === DIGIT_0 && i + 1 < e && b[i + 1] !== DOT) return false;
-  let sawDot = false;
-  for (; i < e; i++) {
-    const code = b[i]!;
-    if (code === DOT) {
-      if (sawDot || i === e - 1) return false;
-      sawDot = true;
-    } else if (code < DIGIT_0 || code > DIGIT_9) {
-      return false;
-    }
-  }
-  if (sawDot && b[e - 1] === DIGIT_0) return false;
-  // "-0" reads as "0".
-  return !(length === 2 && b[s] === MINUS && b[s + 1] === DIGIT_0);
-}
-
 const INITIAL_BUFFER = 1 << 16;
+
+/** What the bytes kept from the last piece lack before scanning them again can read anything more. */
+const WAIT_NONE = 0;
+/** A tag is unfinished: nothing more can be read before its `>` (outside quoted values). */
+const WAIT_TAG_END = 1;
+/** A cell's content is unfinished: nothing more can be read before its `</c>`. */
+const WAIT_CELL_END = 2;
+
+/** The row being read when a piece ended inside it: its cells so far are kept, not read again. */
+interface OpenRow {
+  rowNumber: number;
+  cells: string[];
+  filled: boolean;
+  /** The column of the last complete cell. */
+  column: number;
+}
 
 /**
  * Scans worksheet XML bytes that arrive in pieces, turning each complete `<row>` into cell text.
  * It works on the UTF-8 bytes themselves (no text decoding of the markup, no DOM, no regex per
  * cell) because this loop is where an import spends its time: shared-string cells become a table
- * lookup, numbers a few byte comparisons. Bytes after the last complete row are kept and scanned
- * again, whole, with the next piece.
+ * lookup, numbers a few byte comparisons.
+ *
+ * Every byte is scanned a bounded number of times, however the sheet is cut into pieces: only the
+ * unfinished element at the end of a piece is kept (a row's complete cells are read once and kept
+ * as text), and it is not scanned again until the bytes that could finish it (its `>` or `</c>`)
+ * have arrived. A row of hundreds of megabytes of spaces costs one pass, not one pass per piece.
  */
 export class WorksheetScanner {
   readonly rows: SheetRow[] = [];
+  /** Bytes handed to the row scan, counted so tests can check the work stays linear. */
+  bytesScanned = 0;
   private pending = new Uint8Array(INITIAL_BUFFER);
   private pendingLength = 0;
-  private readonly tail: Uint8Array[] = [];
+  private wait = WAIT_NONE;
+  /** How far the kept bytes were searched for what they wait for, and the quote open there. */
+  private searchedTo = 0;
+  private quote = 0;
+  private row: OpenRow | undefined;
+  /** Where `scanRow` stopped for more bytes: the start of the unfinished element. */
+  private resumeAt = 0;
   private afterSheetData = false;
+  private readonly mergeCells = new MergeCellCollector();
   private nextRowNumber = 1;
-  /** Date cells repeat (a month's dates): each serial is turned into text once. */
-  private readonly dates = new Map<number, string>();
-  private readonly times = new Map<number, string>();
+  private readonly text: CellText;
   /** Raw bytes held until the root element says whether the markup carries a namespace prefix. */
   private head: Uint8Array | undefined = new Uint8Array(0);
-  private prefix: PrefixStripper | undefined;
-  /** Cells whose shared-string index is past the table's end, and where the first one is. */
-  missingSharedStrings = 0;
+  private prefix: PrefixStripper | null = null;
   firstMissingSharedString: { rowNumber: number; column: number } | undefined;
-  private missedSharedString = false;
 
-  constructor(
-    private readonly sharedStrings: readonly string[],
-    private readonly displays: Uint8Array,
-    private readonly date1904: boolean,
-  ) {}
+  constructor(sharedStrings: readonly string[], displays: Uint8Array, date1904: boolean) {
+    this.text = new CellText(sharedStrings, displays, date1904);
+  }
+
+  /** Cells whose shared-string index is past the table's end. */
+  get missingSharedStrings(): number {
+    return this.text.missingSharedStrings;
+  }
 
   /** Scans a piece of the sheet's XML. The piece is read during the call and never kept. */
   push(raw: Uint8Array): void {
     let piece = raw;
     if (this.head) {
       const head = concat(this.head, piece);
-      if (!this.readRoot(head, false)) {
+      const prefix = readSheetRoot(head, false);
+      if (prefix === undefined) {
         this.head = head;
         return;
       }
       this.head = undefined;
+      this.prefix = prefix;
       piece = head;
     }
     if (this.prefix) piece = this.prefix.strip(piece);
     this.scanPiece(piece);
   }
 
-  /**
-   * Whether the root element is known yet; a sheet whose elements carry a prefix bound to the
-   * SpreadsheetML namespace (`<x:worksheet xmlns:x="…/main">`, as ClosedXML and the Open XML SDK
-   * write) is scanned with the prefix taken off as the bytes arrive.
-   */
-  private readRoot(head: Uint8Array, final: boolean): boolean {
-    const text = latin1.decode(head.subarray(0, Math.min(head.length, 4096)));
-    const root = /<([A-Za-z_][\w.-]*:)?worksheet[\s>/]/.exec(text);
-    if (!root) {
-      if (head.length < 4096 && !final) return false;
-      if (/<[\w.-]+:worksheet[\s>]/.test(text))
-        throw new FastReaderUnsupported('its sheet XML has a prefix bound to an unknown namespace');
-      return true;
+  /** Merged ranges, read from what followed `</sheetData>`, once the whole sheet is in. */
+  finish(): MergedRange[] {
+    if (this.head) {
+      const head = this.head;
+      this.head = undefined;
+      this.prefix = readSheetRoot(head, true) ?? null;
+      this.scanPiece(this.prefix ? this.prefix.strip(head) : head);
     }
-    const prefix = root[1];
-    if (prefix) {
-      const rootTagEnd = text.indexOf('>', root.index);
-      if (rootTagEnd === -1 && !final && head.length < 4096) return false;
-      const bound = mainNamespacePrefix(text.slice(root.index, rootTagEnd === -1 ? undefined : rootTagEnd));
-      if (bound !== prefix.slice(0, -1))
-        throw new FastReaderUnsupported(
-          'its sheet XML uses a namespace prefix the fast reader does not know',
-        );
-      this.prefix = new PrefixStripper(bound);
+    if (this.prefix) {
+      const rest = this.prefix.flush();
+      if (rest.length > 0) this.scanPiece(rest);
     }
-    return true;
+    return this.mergeCells.merges;
   }
 
   private scanPiece(piece: Uint8Array): void {
     if (this.afterSheetData) {
-      this.tail.push(piece.slice());
+      this.mergeCells.push(piece);
       return;
     }
     let data: Uint8Array;
@@ -258,7 +134,9 @@ export class WorksheetScanner {
     } else {
       this.reserve(this.pendingLength + piece.length);
       this.pending.set(piece, this.pendingLength);
-      data = this.pending.subarray(0, this.pendingLength + piece.length);
+      this.pendingLength += piece.length;
+      data = this.pending.subarray(0, this.pendingLength);
+      if (!this.mayFinish(data)) return;
     }
     const consumed = this.scan(data);
     const rest = data.length - consumed;
@@ -272,41 +150,65 @@ export class WorksheetScanner {
       this.pending.set(data.subarray(consumed));
       this.pendingLength = rest;
     }
-    if (this.afterSheetData && this.pendingLength > 0) {
-      // Everything after </sheetData> (merged cells) is read once the whole sheet is in.
-      this.tail.push(this.pending.slice(0, this.pendingLength));
+    if (this.afterSheetData) {
+      // Everything after </sheetData> only holds merged ranges for this reader.
+      if (this.pendingLength > 0) this.mergeCells.push(this.pending.subarray(0, this.pendingLength));
       this.pendingLength = 0;
+    } else if (this.pendingLength > 0) {
+      this.noteWait(this.pending.subarray(0, this.pendingLength));
     }
   }
 
-  /** Merged ranges, read from what followed `</sheetData>` once the whole sheet is in. */
-  finish(): MergedRange[] {
-    if (this.head) {
-      const head = this.head;
-      this.head = undefined;
-      this.readRoot(head, true);
-      this.scanPiece(this.prefix ? this.prefix.strip(head) : head);
+  /**
+   * What the kept bytes (an unfinished element, starting with its `<`) wait for: the end of its tag,
+   * the `</c>` of a cell whose tag is complete, or (a few bytes short of telling tags apart) anything.
+   */
+  private noteWait(kept: Uint8Array): void {
+    this.quote = 0;
+    this.searchedTo = 1;
+    this.wait = WAIT_TAG_END;
+    const tagEnd = this.searchTagEnd(kept);
+    if (tagEnd === -1) return;
+    const isOpenCell = kept[1] === LOWER_C && isNameEnd(kept[2]) && kept[tagEnd - 1] !== SLASH;
+    this.wait = isOpenCell ? WAIT_CELL_END : WAIT_NONE;
+    this.searchedTo = tagEnd + 1;
+  }
+
+  /** Whether the kept bytes now hold what they waited for; searches only the bytes not searched yet. */
+  private mayFinish(data: Uint8Array): boolean {
+    if (this.wait === WAIT_TAG_END) {
+      const tagEnd = this.searchTagEnd(data);
+      if (tagEnd === -1) return false;
+      if (data[1] !== LOWER_C || !isNameEnd(data[2]) || data[tagEnd - 1] === SLASH) return true;
+      this.wait = WAIT_CELL_END;
+      this.searchedTo = tagEnd + 1;
     }
-    if (this.prefix) {
-      const rest = this.prefix.flush();
-      if (rest.length > 0) this.scanPiece(rest);
+    if (this.wait === WAIT_CELL_END) {
+      const found = indexOfCellEnd(data, Math.max(this.searchedTo - 3, 0)) !== -1;
+      this.searchedTo = data.length;
+      return found;
     }
-    const length = this.tail.reduce((sum, part) => sum + part.length, 0);
-    const bytes = new Uint8Array(length);
-    let offset = 0;
-    for (const part of this.tail) {
-      bytes.set(part, offset);
-      offset += part.length;
+    return true;
+  }
+
+  /** The `>` that ends the tag the data starts with, outside quoted values, or -1; resumable. */
+  private searchTagEnd(data: Uint8Array): number {
+    let quote = this.quote;
+    const n = data.length;
+    for (let i = this.searchedTo; i < n; i++) {
+      const code = data[i]!;
+      if (quote !== 0) {
+        if (code === quote) quote = 0;
+      } else if (code === QUOTE || code === APOSTROPHE) {
+        quote = code;
+      } else if (code === GT) {
+        this.quote = 0;
+        return i;
+      }
     }
-    this.tail.length = 0;
-    const text = utf8.decode(bytes);
-    const merges: MergedRange[] = [];
-    const pattern = /<mergeCell\s[^>]*ref="([^"]*)"/g;
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const range = parseMergeRange(match[1] ?? '');
-      if (range) merges.push(range);
-    }
-    return merges;
+    this.quote = quote;
+    this.searchedTo = n;
+    return -1;
   }
 
   private reserve(size: number): void {
@@ -318,19 +220,23 @@ export class WorksheetScanner {
     this.pending = next;
   }
 
-  /** Scans every complete row of `b`; returns how many bytes were used up. */
+  /** Scans every complete row and cell of `b`; returns how many bytes were used up. */
   private scan(b: Uint8Array): number {
+    this.bytesScanned += b.length;
     const n = b.length;
     let at = 0;
+    if (this.row) {
+      at = this.scanRow(b, 0);
+      if (at === -1) return this.resumeAt;
+    }
     for (;;) {
       let open = at;
       while (open < n && b[open] !== LT) open++;
       if (open >= n) return n;
       // Enough bytes to tell `<row `, `</sheetData>` and `<sheetData/>` apart.
       if (open + 12 > n) return open;
-      const second = b[open + 1];
       if (
-        second === LOWER_R &&
+        b[open + 1] === LOWER_R &&
         b[open + 2] === LOWER_O &&
         b[open + 3] === LOWER_W &&
         isNameEnd(b[open + 4])
@@ -338,19 +244,14 @@ export class WorksheetScanner {
         let tagEnd = open + 4;
         while (tagEnd < n && b[tagEnd] !== GT) tagEnd++;
         if (tagEnd >= n) return open;
-        const previousRowNumber = this.nextRowNumber;
         const rowNumber = this.rowNumberOf(b, open, tagEnd);
         if (b[tagEnd - 1] === SLASH) {
           at = tagEnd + 1;
           continue;
         }
-        const after = this.scanRow(b, rowNumber, tagEnd + 1);
-        if (after === -1) {
-          // The row continues in the next piece: scan it again from its start then.
-          this.nextRowNumber = previousRowNumber;
-          return open;
-        }
-        at = after;
+        this.row = { rowNumber, cells: [], filled: false, column: -1 };
+        at = this.scanRow(b, tagEnd + 1);
+        if (at === -1) return this.resumeAt;
         continue;
       }
       if (startsWith(b, open, END_SHEET_DATA) || startsWith(b, open, EMPTY_SHEET_DATA)) {
@@ -359,6 +260,23 @@ export class WorksheetScanner {
       }
       at = open + 1;
     }
+  }
+
+  /**
+   * A row written as several `<row r="N">` elements (some generators write one per batch of cells)
+   * is one row, as in Excel: the later element's cells go into the row already read.
+   */
+  private addRow(rowNumber: number, cells: string[]): void {
+    const last = this.rows[this.rows.length - 1];
+    if (last?.rowNumber !== rowNumber) {
+      this.rows.push({ rowNumber, cells });
+      return;
+    }
+    cells.forEach((value, column) => {
+      if (value === '') return;
+      while (last.cells.length < column) last.cells.push('');
+      last.cells[column] = value;
+    });
   }
 
   /** The row's `r=` attribute, or the one after the previous row when absent. */
@@ -381,30 +299,37 @@ export class WorksheetScanner {
   }
 
   /**
-   * Scans the cells of one row up to its `</row>` and returns the index after it, or -1 when the
-   * bytes end first (nothing is kept then). The common cell `<c r=".." s=".." t=".."><v>..</v></c>`
-   * takes the fast path; anything else (formulas, inline strings) is decoded and read as text.
+   * Scans the open row's cells up to its `</row>` and returns the index after it, or -1 when the
+   * bytes end first: the complete cells are kept in the open row and `resumeAt` says where the
+   * unfinished element starts. The common cell `<c r=".." s=".." t=".."><v>..</v></c>` takes the
+   * fast path; anything else (formulas, inline strings) is decoded and read as text.
    */
-  private scanRow(b: Uint8Array, rowNumber: number, start: number): number {
+  private scanRow(b: Uint8Array, start: number): number {
+    const row = this.row!;
+    const cells = row.cells;
     const n = b.length;
-    const cells: string[] = [];
-    let filled = false;
-    let column = -1;
+    let column = row.column;
     let at = start;
+    const stop = (open: number): number => {
+      row.column = column;
+      this.resumeAt = open;
+      return -1;
+    };
     for (;;) {
       let open = at;
       while (open < n && b[open] !== LT) open++;
-      if (open + 2 >= n) return -1;
+      if (open + 2 >= n) return stop(Math.min(open, n));
       const second = b[open + 1];
       if (second === SLASH) {
-        if (open + 6 > n) return -1;
+        if (open + 6 > n) return stop(open);
         if (
           b[open + 2] === LOWER_R &&
           b[open + 3] === LOWER_O &&
           b[open + 4] === LOWER_W &&
           b[open + 5] === GT
         ) {
-          if (filled) this.rows.push({ rowNumber, cells });
+          if (row.filled) this.addRow(row.rowNumber, cells);
+          this.row = undefined;
           return open + 6;
         }
         at = open + 2;
@@ -423,7 +348,7 @@ export class WorksheetScanner {
       for (;;) {
         let code = b[i];
         while (code === SPACE || code === TAB || code === LF || code === CR) code = b[++i];
-        if (i >= n) return -1;
+        if (i >= n) return stop(open);
         if (code === GT) break;
         if (code === SLASH) {
           selfClosing = true;
@@ -432,13 +357,13 @@ export class WorksheetScanner {
         }
         const nameStart = i;
         while (i < n && b[i] !== EQUALS) i++;
-        if (i + 1 >= n) return -1;
+        if (i + 1 >= n) return stop(open);
         const nameLength = i - nameStart;
         const quote = b[i + 1];
         const valueStart = i + 2;
         let valueEnd = valueStart;
         while (valueEnd < n && b[valueEnd] !== quote) valueEnd++;
-        if (valueEnd >= n) return -1;
+        if (valueEnd >= n) return stop(open);
         if (quote !== QUOTE && quote !== APOSTROPHE) {
           // Spaces around "=" are legal XML that no spreadsheet program writes.
           throw new FastReaderUnsupported('its sheet XML has attributes in an unusual form');
@@ -446,10 +371,11 @@ export class WorksheetScanner {
         if (nameLength === 1) {
           const nameCode = b[nameStart];
           if (nameCode === LOWER_R) {
-            // r="AB12": only the letters matter here; the row comes from <row>.
+            // r="AB12": only the letters matter here; the row comes from <row>. Excel reads
+            // lowercase ones ("d1") too.
             let letters = 0;
             for (let k = valueStart; k < valueEnd; k++) {
-              const letter = b[k]!;
+              const letter = b[k]! & ~32;
               if (letter < LETTER_A || letter > LETTER_Z) break;
               letters = letters * 26 + (letter - LETTER_A + 1);
             }
@@ -464,9 +390,10 @@ export class WorksheetScanner {
         }
         i = valueEnd + 1;
       }
-      if (i >= n) return -1;
-      column = explicitColumn >= 0 ? explicitColumn : column + 1;
+      if (i >= n) return stop(open);
+      const cellColumn = explicitColumn >= 0 ? explicitColumn : column + 1;
       if (selfClosing) {
+        column = cellColumn;
         at = i + 1;
         continue;
       }
@@ -477,7 +404,7 @@ export class WorksheetScanner {
         const valueStart = content + 3;
         let valueEnd = valueStart;
         while (valueEnd < n && b[valueEnd] !== LT) valueEnd++;
-        if (valueEnd + 8 > n) return -1;
+        if (valueEnd + 8 > n) return stop(open);
         let cellEnd = valueEnd + 4;
         if (
           b[cellEnd] !== LT ||
@@ -486,115 +413,33 @@ export class WorksheetScanner {
           b[cellEnd + 3] !== GT
         ) {
           cellEnd = indexOfCellEnd(b, valueEnd);
-          if (cellEnd === -1) return -1;
+          if (cellEnd === -1) return stop(open);
         }
-        value = this.cellValue(b, valueStart, valueEnd, type, style);
+        value = this.text.cellValue(b, valueStart, valueEnd, type, style);
         at = cellEnd + 4;
       } else {
         const cellEnd = indexOfCellEnd(b, content);
-        if (cellEnd === -1) return -1;
+        if (cellEnd === -1) return stop(open);
         // Formulas and inline strings are rare: read them as text with the general helpers.
-        const xml = utf8.decode(b.subarray(content, cellEnd));
-        value = type === TYPE_INLINE ? inlineText(xml) : this.wrappedValue(xml, type, style);
+        value = this.text.contentText(utf8.decode(b.subarray(content, cellEnd)), type, style);
         at = cellEnd + 4;
       }
+      column = cellColumn;
       if (value === '') {
-        if (this.missedSharedString) {
-          this.missedSharedString = false;
-          this.firstMissingSharedString ??= { rowNumber, column };
+        if (this.text.missedSharedString) {
+          this.text.missedSharedString = false;
+          this.firstMissingSharedString ??= { rowNumber: row.rowNumber, column };
         }
         continue;
       }
       while (cells.length < column) cells.push('');
       cells[column] = value;
-      filled = true;
+      row.filled = true;
     }
-  }
-
-  /** A cell whose `<v>` is not first (a formula precedes it) or is absent. */
-  private wrappedValue(xml: string, type: number, style: number): string {
-    const open = xml.indexOf('<v');
-    if (open === -1) return '';
-    const valueStart = xml.indexOf('>', open) + 1;
-    if (valueStart === 0 || xml.charCodeAt(valueStart - 2) === SLASH) return '';
-    const valueEnd = xml.indexOf('</v>', valueStart);
-    if (valueEnd === -1) return '';
-    return this.textValue(xml.slice(valueStart, valueEnd), type, style);
-  }
-
-  private cellValue(
-    b: Uint8Array,
-    valueStart: number,
-    valueEnd: number,
-    type: number,
-    style: number,
-  ): string {
-    switch (type) {
-      case TYPE_SHARED: {
-        let index = 0;
-        for (let k = valueStart; k < valueEnd; k++) index = index * 10 + (b[k]! - DIGIT_0);
-        return this.sharedString(index);
-      }
-      case TYPE_NUMBER: {
-        const display = this.displays[style] ?? NumberDisplay.Number;
-        if (display === NumberDisplay.Number && isCanonicalNumber(b, valueStart, valueEnd))
-          return asciiText(b, valueStart, valueEnd);
-        return this.textValue(asciiText(b, valueStart, valueEnd), type, style);
-      }
-      case TYPE_BOOLEAN:
-        return b[valueStart] === 49 || (b[valueStart] === LOWER_T && b[valueStart + 1] === LOWER_R)
-          ? 'TRUE'
-          : 'FALSE';
-      default:
-        // Text (t="str"), errors and ISO dates: UTF-8 with XML escapes, read as text.
-        return this.textValue(utf8.decode(b.subarray(valueStart, valueEnd)), type, style);
-    }
-  }
-
-  /** A `<v>` value as text, by cell type. */
-  private textValue(raw: string, type: number, style: number): string {
-    switch (type) {
-      case TYPE_SHARED: {
-        let index = 0;
-        for (let k = 0; k < raw.length; k++) index = index * 10 + (raw.charCodeAt(k) - DIGIT_0);
-        return this.sharedString(index);
-      }
-      case TYPE_NUMBER: {
-        const display = this.displays[style] ?? NumberDisplay.Number;
-        if (display === NumberDisplay.Number) return formatNumericText(raw);
-        if (display === NumberDisplay.Elapsed) return excelSerialToDuration(Number(raw));
-        return this.dateText(Number(raw), display === NumberDisplay.TimeOnly);
-      }
-      case TYPE_BOOLEAN:
-        return raw.charCodeAt(0) === 49 || raw.startsWith('true') ? 'TRUE' : 'FALSE';
-      case TYPE_ERROR:
-        return raw.charCodeAt(0) === 35 ? raw : errorCodeText(Number(raw));
-      case TYPE_DATE:
-        return isoDateTimeText(raw);
-      default:
-        return decodeXmlText(raw);
-    }
-  }
-
-  private sharedString(index: number): string {
-    const text = this.sharedStrings[index];
-    if (text !== undefined) return text;
-    this.missingSharedStrings++;
-    this.missedSharedString = true;
-    return '';
-  }
-
-  private dateText(serial: number, timeOnly: boolean): string {
-    if (Number.isNaN(serial)) return formatNumber(serial);
-    const cache = timeOnly ? this.times : this.dates;
-    let text = cache.get(serial);
-    if (text === undefined) {
-      text = excelSerialToIso(serial, this.date1904, timeOnly);
-      cache.set(serial, text);
-    }
-    return text;
   }
 }
+
+const utf8 = new TextDecoder('utf-8');
 
 /** A new array with both; never a view of either (the caller's pieces are not kept). */
 function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
@@ -621,10 +466,4 @@ function indexOfCellEnd(b: Uint8Array, from: number): number {
     if (b[k] === LT && b[k + 1] === SLASH && b[k + 2] === LOWER_C && b[k + 3] === GT) return k;
   }
   return -1;
-}
-
-/** `<is>` text: one `<t>` or rich-text runs, phonetic guides left out, as in shared strings. */
-function inlineText(xml: string): string {
-  const value = richText(xml, 0, xml.length);
-  return value === '' ? '' : decodeXmlText(value);
 }

@@ -1,6 +1,10 @@
-import { Inflate, inflateRaw } from 'pako';
-import { SpreadsheetReadError } from '../errors';
+import { expandsTooFar } from '../errors';
+import { READ_LIMITS, type ReadLimits } from '../limits';
 import { FastReaderUnsupported } from './fastReaderUnsupported';
+import { InflateBudget, inflateWhole, javaScriptInflater, type RawInflater } from './inflate';
+import { corruptZip as corrupt } from './zipErrors';
+
+export { javaScriptInflater, streamInflater, type RawInflater } from './inflate';
 
 export interface ZipEntry {
   name: string;
@@ -13,15 +17,12 @@ export interface ZipEntry {
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 const CENTRAL_FILE_HEADER = 0x02014b50;
 const LOCAL_FILE_HEADER = 0x04034b50;
+const ZIP64_EXTRA = 1;
+const MAX_32 = 0xffffffff;
 const STORED = 0;
 const DEFLATED = 8;
 /** The end record is 22 bytes plus a comment of at most 65535. */
 const MAX_END_SEARCH = 22 + 0xffff;
-
-const corrupt = (): SpreadsheetReadError =>
-  new SpreadsheetReadError(
-    'The workbook file is damaged or incomplete (its zip structure cannot be read). Open it in Excel, save it again, and import the new copy.',
-  );
 
 /**
  * The key a part is found by: case-insensitive as OPC requires, and with the backslashes some
@@ -36,8 +37,14 @@ const partKey = (name: string): string => name.replace(/\\/g, '/').replace(/^\//
 export class ZipArchive {
   private readonly entries = new Map<string, ZipEntry>();
   private readonly view: DataView;
+  /** What the parts read so far inflated to, against the limits. */
+  readonly budget: InflateBudget;
 
-  constructor(private readonly bytes: Uint8Array) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    limits: Readonly<ReadLimits> = READ_LIMITS,
+  ) {
+    this.budget = new InflateBudget(limits);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.readCentralDirectory();
   }
@@ -75,9 +82,44 @@ export class ZipArchive {
         uncompressedSize: view.getUint32(offset + 24, true),
         localHeaderOffset: view.getUint32(offset + 42, true),
       };
+      const extraStart = offset + 46 + nameLength;
+      this.readZip64Sizes(entry, extraStart, Math.min(length, extraStart + extraLength));
       this.entries.set(partKey(name), entry);
       offset += 46 + nameLength + extraLength + commentLength;
     }
+  }
+
+  /**
+   * A size or offset too large for 32 bits is written as 0xFFFFFFFF, with the real value in the
+   * entry's Zip64 extra field (id 1), in a fixed order and only for the fields that overflowed.
+   * Excel 2010 writes the field on small parts too.
+   */
+  private readZip64Sizes(entry: ZipEntry, start: number, end: number): void {
+    const view = this.view;
+    for (let at = start; at + 4 <= end;) {
+      const id = view.getUint16(at, true);
+      const size = view.getUint16(at + 2, true);
+      const dataEnd = Math.min(end, at + 4 + size);
+      if (id === ZIP64_EXTRA) {
+        let field = at + 4;
+        const next = (current: number): number => {
+          if (current !== MAX_32 || field + 8 > dataEnd) return current;
+          const value = Number(view.getBigUint64(field, true));
+          field += 8;
+          return value;
+        };
+        entry.uncompressedSize = next(entry.uncompressedSize);
+        entry.compressedSize = next(entry.compressedSize);
+        entry.localHeaderOffset = next(entry.localHeaderOffset);
+        return;
+      }
+      at = dataEnd;
+    }
+  }
+
+  /** Every entry, in no particular order. */
+  allEntries(): ZipEntry[] {
+    return [...this.entries.values()];
   }
 
   find(name: string): ZipEntry | undefined {
@@ -99,15 +141,21 @@ export class ZipArchive {
     return this.bytes.subarray(start, end);
   }
 
-  /** The whole entry, inflated. For the small parts: workbook, relationships, styles, strings. */
+  /**
+   * The whole entry, inflated. For the parts read as text (workbook, relationships, styles, shared
+   * strings): refused past `maxTextPartBytes`, by the size the entry declares or, when that lies,
+   * as soon as the output passes it.
+   */
   read(entry: ZipEntry): Uint8Array {
+    const limit = this.budget.limits.maxTextPartBytes;
+    if (entry.uncompressedSize > limit) throw expandsTooFar(limit);
     const data = this.compressedData(entry);
-    if (entry.method === STORED) return data;
-    try {
-      return inflateRaw(data);
-    } catch {
-      throw corrupt();
+    const count = this.budget.part(limit);
+    if (entry.method === STORED) {
+      count(data.length);
+      return data;
     }
+    return inflateWhole(data, count);
   }
 
   readText(name: string): string | undefined {
@@ -116,83 +164,7 @@ export class ZipArchive {
   }
 }
 
-const INPUT_SLICE = 256 * 1024;
-
-/**
- * Inflates raw deflate data piece by piece, handing out the output in order. Between input pieces it
- * awaits `between`, which reports progress, yields, or throws to cancel.
- */
-export type RawInflater = (
-  compressed: Uint8Array,
-  onChunk: (chunk: Uint8Array) => void,
-  between: (done: number, total: number) => Promise<void> | void,
-) => Promise<void>;
-
-/** Inflation in JavaScript (pako): the same everywhere, and faster than Node's DecompressionStream. */
-export const javaScriptInflater: RawInflater = async (data, onChunk, between) => {
-  const total = data.length;
-  const inflater = new Inflate({ raw: true, chunkSize: 512 * 1024 });
-  inflater.onData = onChunk;
-  for (let offset = 0; offset < total || offset === 0; offset += INPUT_SLICE) {
-    inflater.push(
-      data.subarray(offset, Math.min(total, offset + INPUT_SLICE)),
-      offset + INPUT_SLICE >= total,
-    );
-    if (inflater.err) throw corrupt();
-    await between(Math.min(total, offset + INPUT_SLICE), total);
-  }
-};
-
-/**
- * Inflation by the runtime's own zlib through `DecompressionStream('deflate-raw')`. In Chromium this
- * runs natively on the calling thread and is several times faster than pako; in Node the stream goes
- * through the thread pool in 16 KB pieces and is slower, so the CLI keeps the JavaScript inflater.
- */
-export const streamInflater: RawInflater = async (data, onChunk, between) => {
-  const total = data.length;
-  const stream = new DecompressionStream('deflate-raw');
-  const writer = stream.writable.getWriter();
-  const reader = stream.readable.getReader();
-  // Errors of the caller's own (a cancel, a reader that declines the sheet) pass through as they are;
-  // any other error comes from the stream and means the data is damaged.
-  const own: { error?: unknown } = {};
-  const mine = async (work: () => Promise<void> | void): Promise<void> => {
-    try {
-      await work();
-    } catch (error) {
-      own.error ??= error;
-      throw error;
-    }
-  };
-  const writing = (async () => {
-    for (let offset = 0; offset < total; offset += INPUT_SLICE) {
-      const end = Math.min(total, offset + INPUT_SLICE);
-      await writer.write(data.subarray(offset, end) as Uint8Array<ArrayBuffer>);
-      await mine(() => between(end, total));
-    }
-    await writer.close();
-  })();
-  const reading = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      // Called as it is, not through `mine`: one more promise per 16 KB piece adds up.
-      try {
-        onChunk(value);
-      } catch (error) {
-        own.error ??= error;
-        throw error;
-      }
-    }
-  })();
-  try {
-    await Promise.all([writing, reading]);
-  } catch (error) {
-    await Promise.allSettled([writer.abort(error), reader.cancel(error)]);
-    if ('error' in own) throw own.error;
-    throw corrupt();
-  }
-};
+const STORED_SLICE = 256 * 1024;
 
 /**
  * Inflates an entry piece by piece, so a large part never has to exist in memory twice. Chunks
@@ -204,15 +176,22 @@ export async function inflateEntry(
   onChunk: (chunk: Uint8Array) => void,
   between: (done: number, total: number) => Promise<void> | void,
   inflater: RawInflater = javaScriptInflater,
+  limit: number = archive.budget.limits.maxPartBytes,
 ): Promise<void> {
+  if (entry.uncompressedSize > limit) throw expandsTooFar(limit);
   const data = archive.compressedData(entry);
   const total = data.length;
+  const count = archive.budget.part(limit);
+  const counted = (chunk: Uint8Array): void => {
+    count(chunk.length);
+    onChunk(chunk);
+  };
   if (entry.method === STORED) {
-    for (let offset = 0; offset < total; offset += INPUT_SLICE) {
-      onChunk(data.subarray(offset, Math.min(total, offset + INPUT_SLICE)));
-      await between(Math.min(total, offset + INPUT_SLICE), total);
+    for (let offset = 0; offset < total; offset += STORED_SLICE) {
+      counted(data.subarray(offset, Math.min(total, offset + STORED_SLICE)));
+      await between(Math.min(total, offset + STORED_SLICE), total);
     }
     return;
   }
-  await inflater(data, onChunk, between);
+  await inflater(data, counted, between);
 }
