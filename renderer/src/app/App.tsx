@@ -1,15 +1,14 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemText from '@mui/material/ListItemText';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import MenuIcon from '@mui/icons-material/Menu';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { problemOnly, TeamBadge, UNREACHABLE_WORDS } from '../components/TeamBadge';
 import { areas, teamOnlyAreas, useRoute, type AreaId } from './routes';
@@ -18,8 +17,13 @@ import { useTeam } from './TeamContext';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { WelcomePage } from '../features/welcome/WelcomePage';
 import { AreaPage } from '../components/AreaPage';
+import { AreaNav } from './AreaNav';
+import { pageTitle, usePageTitleDetailValue } from './pageTitle';
+import { useFocusOnArrival } from './focusOnArrival';
 
 const NAV_WIDTH = 200;
+/** Below this width (in CSS pixels, so 200% zoom on a 1280-pixel screen too) the side bar becomes a drawer. */
+export const NARROW_QUERY = '(max-width: 899.95px)';
 
 const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
 const ReconcilePage = lazy(() => import('../features/reconcile/ReconcilePage'));
@@ -63,6 +67,16 @@ export function App() {
   const inTeam = team.status?.mode === 'team';
   const unreachable = team.status?.mode === 'team' && !team.status.reachable ? team.status : null;
   const shownAreas = areas.filter((a) => inTeam || !teamOnlyAreas.has(a.id));
+  const narrow = useMediaQuery(NARROW_QUERY, { noSsr: true });
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const titleDetail = usePageTitleDetailValue();
+  const areaLabel = area === 'welcome' ? 'Welcome' : (areas.find((a) => a.id === area)?.label ?? '');
+  const mainElement = useCallback(() => document.getElementById('main'), []);
+  useFocusOnArrival(area, mainElement);
+
+  useEffect(() => {
+    document.title = pageTitle(areaLabel, titleDetail);
+  }, [areaLabel, titleDetail]);
 
   // A newcomer starts on the welcome page until they have chosen how to begin.
   useEffect(() => {
@@ -85,63 +99,74 @@ export function App() {
         Skip to content
       </a>
       <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }} elevation={0}>
-        <Toolbar sx={{ gap: 2 }}>
-          <Typography component="span" variant="h6" sx={{ flexGrow: 1, fontWeight: 700 }}>
+        <Toolbar sx={{ gap: { xs: 1, sm: 2 }, flexWrap: 'wrap', minWidth: 0 }}>
+          {narrow && (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label="Areas"
+              aria-expanded={drawerOpen}
+              aria-controls="area-drawer"
+              onClick={() => setDrawerOpen((open) => !open)}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Typography component="span" variant="h6" sx={{ flexGrow: 1, fontWeight: 700 }} noWrap>
             Donation Desk
           </Typography>
           <TeamBadge status={team.status} />
           <EnvironmentBadge environment={info?.environment} />
         </Toolbar>
       </AppBar>
-      <Box
-        component="nav"
-        aria-label="Areas"
-        sx={{
-          width: NAV_WIDTH,
-          flexShrink: 0,
-          borderRight: 1,
-          borderColor: 'divider',
-          bgcolor: 'background.paper',
-          pt: 9,
-          position: 'fixed',
-          top: 0,
-          bottom: 0,
-        }}
-      >
-        <List>
-          {shownAreas.map((a) => (
-            <ListItem key={a.id} disablePadding>
-              <ListItemButton
-                component="a"
-                href={`#/${a.id}`}
-                selected={area === a.id}
-                aria-current={area === a.id ? 'page' : undefined}
-              >
-                <ListItemText primary={a.label} />
-                {a.id === 'approvals' && team.waiting > 0 && (
-                  <Chip
-                    size="small"
-                    color="warning"
-                    data-testid="approvals-waiting"
-                    label={
-                      <>
-                        {team.waiting}
-                        <span className="visually-hidden"> waiting</span>
-                      </>
-                    }
-                    sx={{ fontWeight: 700, bgcolor: '#8a4b00', color: '#fff' }}
-                  />
-                )}
-              </ListItemButton>
-            </ListItem>
-          ))}
-        </List>
-      </Box>
+      {narrow ? (
+        <Drawer
+          id="area-drawer"
+          open={drawerOpen && narrow}
+          onClose={() => setDrawerOpen(false)}
+          slotProps={{
+            paper: { component: 'nav', 'aria-label': 'Areas', sx: { width: 240, pt: 9 } } as object,
+          }}
+        >
+          <AreaNav
+            shown={shownAreas}
+            current={area}
+            waiting={team.waiting}
+            onNavigate={() => setDrawerOpen(false)}
+          />
+        </Drawer>
+      ) : (
+        <Box
+          component="nav"
+          aria-label="Areas"
+          sx={{
+            width: NAV_WIDTH,
+            flexShrink: 0,
+            borderRight: 1,
+            borderColor: 'divider',
+            bgcolor: 'background.paper',
+            pt: 9,
+            position: 'fixed',
+            top: 0,
+            bottom: 0,
+            overflowY: 'auto',
+          }}
+        >
+          <AreaNav shown={shownAreas} current={area} waiting={team.waiting} />
+        </Box>
+      )}
       <Box
         component="main"
         id="main"
         tabIndex={-1}
-        sx={{ flexGrow: 1, ml: `${NAV_WIDTH}px`, pt: 10, px: 3, pb: 4, minWidth: 0 }}
+        sx={{
+          flexGrow: 1,
+          ml: narrow ? 0 : `${NAV_WIDTH}px`,
+          pt: 10,
+          px: narrow ? 1.5 : 3,
+          pb: 4,
+          minWidth: 0,
+        }}
       >
         {unreachable && (
           <Alert severity="warning" role="status" sx={{ mb: 2 }} data-testid="team-unreachable">
