@@ -28,19 +28,20 @@ import {
   type CellIssueView,
   type DataGridHandle,
   type GridColumn,
-} from './grid/DataGrid';
+} from '../../components/grid/DataGrid';
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
 import { withServiceRefusals, type RefusedRow } from './model/serviceRefusals';
 import { repairNoteWords } from './repairNote';
-import { downloadBytes, exportCorrectedSheet, exportInvalidRows } from './exportSheets';
+import { exportCorrectedSheet, exportInvalidRows } from './exportSheets';
+import { downloadBytes } from '../../lib/downloadBytes';
 import { useWorkspaceModel, type SaveState } from './model/useWorkspaceModel';
 import type { PreparedChecks } from './import/importClient';
 import { UploadDialog } from '../uploads/UploadDialog';
 import { standingWords } from './standingWords';
 import { serviceErrorMessage } from './serviceErrorMessage';
-import { RECIPIENT_KEY, type ChosenRecipient } from '../search/donationPage';
+import { RECIPIENT_KEY, type ChosenRecipient } from '../../app/routes';
 import { sourceFileLabel } from '../../../../shared/spreadsheet/sourceNames';
 
 interface Props {

@@ -12,7 +12,7 @@ import {
 } from '../../../../../shared/workspace';
 import { desk } from '../../../app/deskClient';
 import { SaveQueue, type SaveState } from './saveQueue';
-import { EditHistory, type CellChange, type HistoryStep } from './editHistory';
+import { EditHistory, type CellChange, type HistoryStep } from '../../../lib/editHistory';
 import { RowResults, type RecipientTotal } from './rowResults';
 import type { AcrossRowsReply, AcrossRowsRequest } from './acrossRowsState';
 import type { PreparedChecks } from '../import/importClient';

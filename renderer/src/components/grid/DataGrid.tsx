@@ -15,7 +15,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
-import { count } from '../../../../../shared/i18n';
+import { count } from '../../../../shared/i18n';
 
 export interface GridColumn {
   header: string;
