@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RECIPIENT_KEY } from '../../../app/routes';
 import { readChosenRecipient } from './chosenRecipient';
 
-const storage = (value: string | null) => ({
+const storage = (value: string | null) => () => ({
   getItem: (key: string) => (key === RECIPIENT_KEY ? value : null),
 });
 
@@ -15,5 +15,10 @@ describe('the recipient chosen in Search', () => {
   it('is nothing when none was chosen or what is stored cannot be read', () => {
     expect(readChosenRecipient(storage(null))).toBeNull();
     expect(readChosenRecipient(storage('{not json'))).toBeNull();
+    expect(
+      readChosenRecipient(() => {
+        throw new ReferenceError('sessionStorage is not defined');
+      }),
+    ).toBeNull();
   });
 });
