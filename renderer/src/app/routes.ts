@@ -70,3 +70,13 @@ export const REPAIR_KEY = 'donation-desk.repair';
 
 /** Set by Reconcile: Prepare opens this workspace (the declined donations to fix in the grid). */
 export const OPEN_WORKSPACE_KEY = 'donation-desk.open-workspace';
+
+/** Set by Search ("Use as recipient"): Prepare offers to put that cause in a row of the grid. */
+export const RECIPIENT_KEY = 'donation-desk.recipient';
+
+/** What "Use as recipient" leaves for the single-donation form and the grid to pick up. */
+export interface ChosenRecipient {
+  recipientId: string;
+  label: string;
+  chosenAt: string;
+}

@@ -23,7 +23,7 @@ import { count } from '../../../../shared/i18n';
 import { environmentWord } from '../../../../shared/audit/describeAuditEntry';
 import { desk } from '../../app/deskClient';
 import { useTeam } from '../../app/TeamContext';
-import { totalsInWords } from '../uploads/totalsWords';
+import { totalsInWords } from '../../lib/totalsWords';
 import { changeFromMonthBefore, monthName } from './approvalFigures';
 import { StateChip, when } from './approvalLook';
 

@@ -23,7 +23,7 @@ import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { useTeam } from '../../app/TeamContext';
 import { base64ToBytes } from '../../app/bytes';
-import { downloadBytes } from '../prepare/exportSheets';
+import { downloadBytes } from '../../lib/downloadBytes';
 
 const PAGE_SIZE = 50;
 

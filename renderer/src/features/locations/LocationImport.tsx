@@ -18,8 +18,8 @@ import {
 } from '../../../../shared/locations';
 import { desk } from '../../app/deskClient';
 import { FileOpener, type OpenedFile } from '../prepare/FileOpener';
-import { DataGrid, type CellIssueView, type GridColumn, type GridRow } from '../prepare/grid/DataGrid';
-import { EditHistory } from '../prepare/model/editHistory';
+import { DataGrid, type CellIssueView, type GridColumn, type GridRow } from '../../components/grid/DataGrid';
+import { EditHistory } from '../../lib/editHistory';
 import { LocationMappingStep } from './LocationMappingStep';
 import { count, plural } from '../../../../shared/i18n';
 

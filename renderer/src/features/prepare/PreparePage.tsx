@@ -20,7 +20,7 @@ import { workspaceNameFor } from '../../../../shared/spreadsheet/sourceNames';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
-import { fileDigest } from '../audit/fileDigest';
+import { fileDigest } from '../../lib/fileDigest';
 import type { PreparedChecks } from './import/importClient';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';

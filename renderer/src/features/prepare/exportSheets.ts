@@ -1,17 +1,7 @@
 import { neutraliseCell } from '../../../../shared/export/neutraliseCell';
 import type { WorkspaceRow } from '../../../../shared/contract';
 import type { MappedRow } from '../../../../shared/mapping';
-
-export function downloadBytes(fileName: string, bytes: Uint8Array | ArrayBuffer, type: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 5000);
-}
+import { downloadBytes } from '../../lib/downloadBytes';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -25,7 +25,7 @@ import {
 } from '../../../../shared/export/monthReportSheets';
 import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
-import { downloadBytes } from '../prepare/exportSheets';
+import { downloadBytes } from '../../lib/downloadBytes';
 import { currencyLabel, sentElsewhereNote } from './statusLook';
 
 function thisMonth(): string {

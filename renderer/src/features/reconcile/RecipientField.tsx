@@ -5,19 +5,14 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ChannelResponse } from '../../../../shared/contract';
-import type { CannotReceive } from '../../../../shared/contract/searchChannels';
 import { withCode } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
+import { cannotReceiveText } from '../../lib/cannotReceiveText';
 
 type Cause = ChannelResponse<'causes.autocomplete'>['causes'][number];
 type Check = ChannelResponse<'causes.check'> | { status: 'checking' } | null;
 
 const CAUSE_ID = /^\d{1,4}-[A-Za-z0-9-]+(\/[A-Za-z0-9]+)?$/;
-
-/** "Cannot receive money: the cause cannot … (a donation to it was declined on 25 Nov 2026)". */
-export function cannotReceiveText(c: CannotReceive): string {
-  return `Cannot receive money: ${c.reason.charAt(0).toLowerCase()}${c.reason.slice(1)} (a donation to it was declined ${new Date(c.declinedAt).toLocaleDateString()}).`;
-}
 
 /**
  * The recipient of a donation: type a cause's name to pick it from the service's suggestions

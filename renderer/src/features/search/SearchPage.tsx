@@ -16,8 +16,9 @@ import { desk } from '../../app/deskClient';
 import { count } from '../../../../shared/i18n';
 import { searchedFor } from './searchedFor';
 import { ResultCard } from './ResultCard';
-import { cannotReceiveText } from '../reconcile/RecipientField';
-import { RECIPIENT_KEY, donationPageUrl, pageLocale, parseNear, type ChosenRecipient } from './donationPage';
+import { cannotReceiveText } from '../../lib/cannotReceiveText';
+import { donationPageUrl, pageLocale, parseNear } from './donationPage';
+import { RECIPIENT_KEY, type ChosenRecipient } from '../../app/routes';
 
 /** After this long a search is called slow and says so. */
 const SLOW_MS = 3_000;

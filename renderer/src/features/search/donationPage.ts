@@ -9,12 +9,3 @@ export function parseNear(text: string): { latitude: number; longitude: number }
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
   return { latitude, longitude };
 }
-
-export const RECIPIENT_KEY = 'donation-desk.recipient';
-
-/** What "Use as recipient" leaves for the single-donation form and the grid to pick up. */
-export interface ChosenRecipient {
-  recipientId: string;
-  label: string;
-  chosenAt: string;
-}

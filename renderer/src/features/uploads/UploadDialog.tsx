@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import type { ChannelResponse, EventPayload } from '../../../../shared/contract';
 import { formatMinor } from '../../../../shared/amounts';
 import { count, plural } from '../../../../shared/i18n';
-import { totalsInWords } from './totalsWords';
+import { totalsInWords } from '../../lib/totalsWords';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 

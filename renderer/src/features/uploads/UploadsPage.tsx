@@ -17,7 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { IntentView, UploadApproval, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
-import { totalsInWords } from './totalsWords';
+import { totalsInWords } from '../../lib/totalsWords';
 import {
   intentErrorWords,
   intentNameWords,

@@ -1,5 +1,5 @@
-import { formatMinor } from '../../../../shared/amounts';
-import { count } from '../../../../shared/i18n';
+import { formatMinor } from '../../../shared/amounts';
+import { count } from '../../../shared/i18n';
 
 export interface CurrencyTotalLike {
   currencyCode: string;

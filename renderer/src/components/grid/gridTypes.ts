@@ -1,0 +1,38 @@
+export interface GridColumn {
+  header: string;
+  /** What the column is mapped to, shown under the header (e.g. "Amount"). */
+  target?: string;
+  width?: number;
+}
+
+export interface GridRow {
+  key: number;
+  rowNumber: number | null;
+  cells: string[];
+}
+
+export interface CellIssueView {
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface CellChangeRequest {
+  key: number;
+  column: number;
+  value: string;
+}
+
+export interface DataGridHandle {
+  /** Moves the active cell (and the keyboard focus) to a row index and column, scrolling it into view. */
+  goTo(rowIndex: number, column: number): void;
+  focus(): void;
+}
+
+export interface ActiveCell {
+  row: number;
+  col: number;
+}
+
+export const ROW_HEIGHT = 32;
+export const NUMBER_WIDTH = 64;
+export const DEFAULT_WIDTH = 160;

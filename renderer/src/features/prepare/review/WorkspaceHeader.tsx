@@ -1,0 +1,104 @@
+import { memo } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { Workspace } from '../../../../../shared/contract';
+import { sourceFileLabel } from '../../../../../shared/spreadsheet/sourceNames';
+import type { SaveState } from '../model/useWorkspaceModel';
+import { standingWords } from '../standingWords';
+
+/**
+ * The workspace's name, source, standing and save state, with the way back to all workspaces. Like
+ * the other parts of the screen, it re-renders only when what it shows changes: an edit must reach
+ * the screen within a frame, and MUI controls are costly to render again for nothing.
+ */
+export const WorkspaceHeader = memo(function WorkspaceHeader({
+  name,
+  standing,
+  rows,
+  invalid,
+  source,
+  save,
+  onRename,
+  onClose,
+}: {
+  name: string;
+  standing: Workspace['standing'];
+  rows: number;
+  invalid: number;
+  source: Workspace['source'];
+  save: SaveState;
+  onRename(name: string): void;
+  onClose(): void;
+}) {
+  return (
+    <>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <TextField
+          size="small"
+          label="Workspace name"
+          defaultValue={name}
+          onBlur={(e) => e.target.value.trim() && e.target.value !== name && onRename(e.target.value.trim())}
+          sx={{ minWidth: 280 }}
+        />
+        <Typography color="text.secondary">
+          {sourceFileLabel(source)} · headers in row {source.headerRow}
+        </Typography>
+        <Box sx={{ flexGrow: 1 }} />
+        <StandingChip standing={standing} rows={rows} invalid={invalid} />
+        <Chip
+          size="small"
+          role="status"
+          color={save.status === 'failed' ? 'error' : 'default'}
+          label={
+            save.status === 'saved' ? 'All changes saved' : save.status === 'saving' ? 'Saving…' : 'Not saved'
+          }
+        />
+        <Button variant="text" onClick={onClose}>
+          All workspaces
+        </Button>
+      </Stack>
+
+      {save.status === 'failed' && (
+        <Alert severity="error" role="alert">
+          {save.message} Your last changes are still on screen; reopen the workspace to continue.
+        </Alert>
+      )}
+      {source.warnings.length > 0 && (
+        <Alert severity="info">
+          {source.warnings.map((w) => (
+            <div key={w}>{w}</div>
+          ))}
+        </Alert>
+      )}
+    </>
+  );
+});
+
+function StandingChip({
+  standing,
+  rows,
+  invalid,
+}: {
+  standing: Workspace['standing'];
+  rows: number;
+  invalid: number;
+}) {
+  const words = standingWords({ standing, counts: { rows, invalid, valid: rows - invalid, warnings: 0 } });
+  return (
+    <Tooltip title={words.detail}>
+      <Chip
+        size="small"
+        color={words.color}
+        label={words.label}
+        aria-description={words.detail}
+        data-testid="workspace-standing"
+      />
+    </Tooltip>
+  );
+}
