@@ -4,7 +4,7 @@ import { config } from 'zod';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { theme } from './app/theme';
-import { App } from './app/App';
+import { App } from './shell/App';
 import { DeskProvider } from './app/DeskContext';
 import { TeamProvider } from './app/TeamContext';
 

@@ -57,33 +57,7 @@ export const serviceLayers: Layer[] = [
 export const mayImportTeam = ['services/team', 'services/index'];
 
 /**
- * TEMPORARY ALLOWLIST: folder edges that break the rules today and are being removed in parallel
- * (upload/ and reconcile/ move to their seams; the renderer's features stop importing each other in
- * a cycle). Empty it after merging that work: an entry whose edge no longer exists fails the test,
- * so the list can only shrink. Nothing else may be added here.
+ * Folder edges that break the rules but are allowed for now: none. An entry whose edge no longer
+ * exists fails the test, so the list can only shrink; keep it empty.
  */
-export const temporaryAllowlist: Array<{ from: string; to: string; why: string }> = [
-  // The renderer's features: reconcile → prepare → search → reconcile and prepare ↔ audit.
-  { from: 'features/audit', to: 'features/prepare', why: 'renderer feature cycle' },
-  { from: 'features/prepare', to: 'features/audit', why: 'renderer feature cycle' },
-  { from: 'features/prepare', to: 'features/search', why: 'renderer feature cycle' },
-  { from: 'features/search', to: 'features/reconcile', why: 'renderer feature cycle' },
-  { from: 'features/reconcile', to: 'features/prepare', why: 'renderer feature cycle' },
-  // The renderer's app/ both routes to every feature (App.tsx) and serves them (deskClient, routes,
-  // contexts, bytes): each feature importing app/ closes a cycle with App.tsx's import of it.
-  ...[
-    'approvals',
-    'audit',
-    'locations',
-    'prepare',
-    'reconcile',
-    'search',
-    'settings',
-    'uploads',
-    'welcome',
-  ].map((feature) => ({
-    from: `features/${feature}`,
-    to: 'renderer/app',
-    why: 'feature imports the app shell that imports it',
-  })),
-];
+export const temporaryAllowlist: Array<{ from: string; to: string; why: string }> = [];

@@ -11,14 +11,14 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import MenuIcon from '@mui/icons-material/Menu';
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { problemOnly, TeamBadge, UNREACHABLE_WORDS } from '../components/TeamBadge';
-import { areas, teamOnlyAreas, useRoute, type AreaId } from './routes';
-import { useDesk } from './DeskContext';
-import { useTeam } from './TeamContext';
+import { areas, teamOnlyAreas, useRoute, type AreaId } from '../app/routes';
+import { useDesk } from '../app/DeskContext';
+import { useTeam } from '../app/TeamContext';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { WelcomePage } from '../features/welcome/WelcomePage';
 import { AreaPage } from '../components/AreaPage';
 import { AreaNav } from './AreaNav';
-import { pageTitle, usePageTitleDetailValue } from './pageTitle';
+import { pageTitle, usePageTitleDetailValue } from '../app/pageTitle';
 import { useFocusOnArrival } from './focusOnArrival';
 
 const NAV_WIDTH = 200;

@@ -3,7 +3,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
-import type { areas, AreaId } from './routes';
+import type { areas, AreaId } from '../app/routes';
 
 /**
  * The list of areas, in the side bar or in the drawer of a narrow window. The current area is marked
