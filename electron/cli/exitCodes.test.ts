@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { DeskErrorCode } from '../../shared/contract/errorCodes';
 import { DeskFailure } from '../../shared/result';
 import { EXIT, exitCodeFor, exitCodeOf, type FailureKind } from './exitCodes';
 
-const failure = (code: string) => new DeskFailure(code, 'Something happened.');
+const failure = (code: DeskErrorCode) => new DeskFailure(code, 'Something happened.');
 
 /** What each kind of command answers for each failure code, as the commands did before sharing one map. */
-const expected: Record<FailureKind, Partial<Record<string, number>>> = {
+const expected: Record<FailureKind, Partial<Record<DeskErrorCode, number>>> = {
   uncaught: {
     NETWORK: 3,
     AUTH_FAILED: 3,
@@ -67,10 +68,10 @@ const expected: Record<FailureKind, Partial<Record<string, number>>> = {
 
 describe('the exit code of a failure', () => {
   for (const [kind, codes] of Object.entries(expected) as Array<
-    [FailureKind, Partial<Record<string, number>>]
+    [FailureKind, Partial<Record<DeskErrorCode, number>>]
   >) {
     it(`is what ${kind} commands have always answered`, () => {
-      for (const [code, exit] of Object.entries(codes) as Array<[string, number]>) {
+      for (const [code, exit] of Object.entries(codes) as Array<[DeskErrorCode, number]>) {
         expect([code, exitCodeFor(kind, code)]).toEqual([code, exit]);
         expect([code, exitCodeOf(kind, failure(code))]).toEqual([code, exit]);
       }

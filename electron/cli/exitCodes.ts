@@ -1,3 +1,4 @@
+import type { DeskErrorCode } from '../../shared/contract/errorCodes';
 import { DeskFailure } from '../../shared/result';
 
 /**
@@ -51,9 +52,9 @@ const UPLOAD_PROBLEMS = [
 
 /** How the failures met by one kind of command turn into exit codes. */
 interface FailureExits {
-  service?: readonly string[];
-  problems?: readonly string[];
-  usage?: readonly string[];
+  service?: readonly DeskErrorCode[];
+  problems?: readonly DeskErrorCode[];
+  usage?: readonly DeskErrorCode[];
   /** A failure whose code is not listed above. */
   otherwise: ExitCode;
   /** Anything thrown that is not a DeskFailure (a crash, a driver error). */
@@ -112,7 +113,7 @@ export const FAILURE_EXITS = {
 export type FailureKind = keyof typeof FAILURE_EXITS;
 
 /** The exit code of a failure's code met by a command of the given kind. */
-export function exitCodeFor(kind: FailureKind, code: string): ExitCode {
+export function exitCodeFor(kind: FailureKind, code: DeskErrorCode): ExitCode {
   const exits: FailureExits = FAILURE_EXITS[kind];
   if (exits.service?.includes(code)) return EXIT.service;
   if (exits.problems?.includes(code)) return EXIT.problems;
