@@ -6,7 +6,7 @@ import {
   donationResponseSchema,
   type BulkIntentResource,
   type DonationResource,
-} from '../../../shared/bulk-file/serviceSchemas';
+} from '../../../shared/bulk-file/serviceShapes';
 import type { ResolvedEnvironment } from '../environments';
 import { retryDelay, parseRetryAfter, type BackoffPolicy } from './backoff';
 import { safeOrigin } from './tokenClient';

@@ -22,7 +22,7 @@ import type {
   TeamAudit,
   TeamDatabase,
   TeamRole,
-  TeamRule,
+  TeamApprovalPolicy,
   TeamSender,
   TeamUpload,
   TeamUploadFile,
@@ -331,16 +331,16 @@ export class PgTeamDatabase implements TeamDatabase {
     return { login: rows[0]!.login, roles: rows[0]!.roles as TeamRole[], server: this.server };
   }
 
-  async rule(): Promise<TeamRule> {
+  async rule(): Promise<TeamApprovalPolicy> {
     const rows = await this.query<{
-      approval: TeamRule['approval'];
+      approval: TeamApprovalPolicy['approval'];
       thresholds: Record<string, number>;
       sender: TeamSender;
     }>('SELECT approval, thresholds, sender FROM desk.team_rule WHERE id');
     return rows[0] ?? { approval: 'always', thresholds: {}, sender: 'preparer' };
   }
 
-  async setRule(rule: TeamRule): Promise<void> {
+  async setRule(rule: TeamApprovalPolicy): Promise<void> {
     try {
       if (rule.sender) {
         await this.query('UPDATE desk.team_rule SET approval = $1, thresholds = $2, sender = $3 WHERE id', [
