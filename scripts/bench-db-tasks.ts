@@ -2,10 +2,10 @@
 // own): node tasks.cjs <task> <dataDir> [...]. Prints one JSON line of figures.
 import { createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DonationResource } from '../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../shared/bulk-file/serviceShapes';
 import { databaseOf } from '../electron/services/db/deskDatabase';
 import { LedgerStore } from '../electron/services/ledger/ledgerStore';
-import type { LedgerGroup, LedgerIntent } from '../electron/services/ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../electron/services/ledger/ledgerShapes';
 import { DonationStore } from '../electron/services/reconcile/donationStore';
 import { createReconcileServices } from '../electron/services/reconcile';
 import type { Environments } from '../electron/services/environments/environments';

@@ -1,7 +1,9 @@
+import type { DeskErrorCode } from './contract/errorCodes';
+
 /** Errors cross process boundaries as values, never as thrown exceptions. */
 export interface DeskError {
-  /** Stable machine-readable code, e.g. `INVALID_INPUT`, `NETWORK`, `AUTH_FAILED`. */
-  code: string;
+  /** Stable machine-readable code, one of `DESK_ERROR_CODES` (shared/contract/errorCodes.ts). */
+  code: DeskErrorCode;
   /** One plain sentence a person can act on. Never contains secrets. */
   message: string;
   details?: unknown;
@@ -10,7 +12,7 @@ export interface DeskError {
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DeskError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const err = (code: string, message: string, details?: unknown): Result<never> => ({
+export const err = (code: DeskErrorCode, message: string, details?: unknown): Result<never> => ({
   ok: false,
   error: details === undefined ? { code, message } : { code, message, details },
 });
@@ -18,7 +20,7 @@ export const err = (code: string, message: string, details?: unknown): Result<ne
 /** An error a service throws on purpose: its code and message reach the person as they are. */
 export class DeskFailure extends Error {
   constructor(
-    readonly code: string,
+    readonly code: DeskErrorCode,
     message: string,
     readonly details?: unknown,
   ) {

@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dispatch, type Services } from '../../shared/contract';
+import { dispatch, type DeskErrorCode, type Services } from '../../shared/contract';
 import { CALL_WITH_BYTES_TYPE, decodeCallWithBytes } from '../../shared/contract/callBody';
 import type { EventBus } from '../services/core/eventBus';
 import { CONTENT_SECURITY_POLICY } from '../services/core/contentSecurityPolicy';
@@ -67,7 +67,7 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
   res.end(body);
 }
 
-function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+function refuse(res: ServerResponse, status: number, code: DeskErrorCode, message: string): void {
   send(res, status, JSON.stringify({ ok: false, error: { code, message } }));
 }
 

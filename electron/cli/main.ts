@@ -6,19 +6,9 @@ import { startDesk, type DeskRuntime } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/core/dataDir';
 import { DeskFailure } from '../../shared/result';
 import { osIdentity } from '../services/core/identity';
+import { EXIT, EXIT_CODES_HELP, exitCodeOf } from './exitCodes';
 
-/** Exit codes, documented in docs/guide/command-line.md and in `--help`. */
-export const EXIT = {
-  ok: 0,
-  /** Rows are invalid, an upload ended in ERROR, a report does not reconcile. */
-  problems: 1,
-  /** The file, the arguments or the configuration cannot be used. */
-  usage: 2,
-  /** The service could not be reached or refused the credentials. */
-  service: 3,
-  /** Team mode: the upload is recorded and waits for an approver before anything is sent. */
-  waitingForApproval: 4,
-} as const;
+export { EXIT } from './exitCodes';
 
 export interface CliIo {
   out(text: string): void;
@@ -95,10 +85,7 @@ Global options:
 Credentials come from DONATION_DESK_CLIENT_ID and DONATION_DESK_CLIENT_SECRET, or from the app's settings.
 Team mode: DONATION_DESK_DATABASE_URL (or Settings → Team database) names the team's PostgreSQL database.
 
-Exit codes: 0 done; 1 problems found (invalid rows, rows already sent, an upload in ERROR or stopped,
-totals that do not reconcile, a decision the team database refused); 2 the file, arguments or
-configuration cannot be used; 3 the service (or the team database) could not be reached or refused
-access; 4 team mode: the upload waits for an approver (nothing was sent yet).`;
+${EXIT_CODES_HELP}`;
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -187,14 +174,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`${e.message} See donation-desk ${name} --help.`);
       return EXIT.usage;
     }
-    if (e instanceof DeskFailure) {
-      io.err(e.message);
-      return ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'].includes(e.code)
-        ? EXIT.service
-        : EXIT.usage;
-    }
-    io.err(`Unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
-    return EXIT.usage;
+    io.err(
+      e instanceof DeskFailure
+        ? e.message
+        : `Unexpected failure: ${e instanceof Error ? e.message : String(e)}`,
+    );
+    return exitCodeOf('uncaught', e);
   } finally {
     await (runtime as DeskRuntime | null)?.close();
   }

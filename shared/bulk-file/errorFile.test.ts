@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DonationAttributes } from '../donation';
 import { parseErrorFile } from './errorFile';
-import { mapErrorFile } from './mapErrorFile';
 import { matchDonations } from './matchDonations';
 
 const gift = (recipientId: string, amount: number, ref?: string): DonationAttributes => ({
@@ -213,8 +212,10 @@ describe('matchDonations', () => {
   });
 });
 
-describe('mapErrorFile', () => {
-  it('puts each error on its uploaded donation', () => {
+// The upload repair flow ties an error file to the uploaded rows by parsing it and matching its
+// donations; these pin that composition.
+describe('an error file tied to the uploaded donations', () => {
+  it('matches each returned donation to its upload by reference, leaving strangers unmatched', () => {
     const uploaded = [gift('840-1', 5, 'w:2'), gift('840-2', 0, 'w:3'), gift('bad id', 5, 'w:4')];
     const parsed = parseErrorFile({
       data: [
@@ -229,32 +230,26 @@ describe('mapErrorFile', () => {
         { attributes: gift('840-9', 1, 'w:99'), errors: [{ title: 'Who?' }] },
       ],
     });
-    const mapped = mapErrorFile(parsed, uploaded, { referenceKey: 'ddRef' });
-    expect(mapped.rows.map((r) => [r.uploadIndex, r.method, r.errors.map((e) => e.field)])).toEqual([
-      [1, 'reference', ['funds.amount']],
+    expect(parsed.form).toBe('donations');
+    if (parsed.form !== 'donations') return;
+    const matches = matchDonations(parsed.donations, uploaded, { referenceKey: 'ddRef' });
+    expect(
+      parsed.donations.map((d, i) => [
+        matches[i]?.uploadIndex,
+        matches[i]?.method,
+        d.errors.map((e) => e.field),
+      ]),
+    ).toEqual([
       [2, 'reference', ['destination.recipientId']],
+      [1, 'reference', ['funds.amount']],
+      [undefined, 'none', ['']],
     ]);
-    expect(mapped.unmatched).toEqual([{ position: 2, errors: [{ field: '', title: 'Who?' }] }]);
-  });
-
-  it('places a file-form error with an absolute pointer on that donation', () => {
-    const parsed = parseErrorFile('{"data": []}', {
-      fileName: 'donations.gz',
-      intentErrors: {
-        code: 'INVALID_BULK_DONATIONS',
-        title: 'Bad',
-        source: { pointer: '/data/1/attributes/funds' },
-      },
-    });
-    const mapped = mapErrorFile(parsed, [gift('840-1', 5), gift('840-2', 5)]);
-    expect(mapped.rows.map((r) => [r.uploadIndex, r.errors[0]?.field])).toEqual([[1, 'funds']]);
-    expect(mapped.fileErrors).toEqual([]);
   });
 
   it('keeps file-form errors without a pointer at file level', () => {
     const parsed = parseErrorFile('not json', {
       intentErrors: { code: 'INVALID_BULK_DONATIONS', title: 'Invalid JSON' },
     });
-    expect(mapErrorFile(parsed, []).fileErrors.map((e) => e.title)).toEqual(['Invalid JSON']);
+    expect(parsed.fileErrors.map((e) => e.title)).toEqual(['Invalid JSON']);
   });
 });

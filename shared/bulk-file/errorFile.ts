@@ -1,5 +1,5 @@
 import { normalisePointer } from './pointer';
-import { serviceErrorSchema } from './serviceSchemas';
+import { serviceErrorSchema } from './serviceShapes';
 
 /** A service error with its pointer resolved to a donation attribute path. */
 export interface NormalisedError {

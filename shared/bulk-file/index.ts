@@ -27,9 +27,7 @@ export {
   type MatchMethod,
   type MatchOptions,
 } from './matchDonations';
-/** An error file mapped onto the uploaded donations, per upload index. */
-export { mapErrorFile, type ErrorFileMapping, type UploadRowErrors } from './mapErrorFile';
-/** zod schemas of the service's responses (donation, donation list, bulk intent, errors). */
-export * from './serviceSchemas';
-/** The bulk file's own schema lives with the donation rules; re-exported here for convenience. */
+/** zod shapes of the service's responses (donation, donation list, bulk intent, errors). */
+export * from './serviceShapes';
+/** The bulk file's own zod shape lives with the donation rules; re-exported here for convenience. */
 export { bulkFileEntrySchema, bulkFileSchema, type BulkFile, type BulkFileEntry } from '../donation';

@@ -8,3 +8,4 @@ export * from './workspace';
 export * from './packedRows';
 export * from './auditChannels';
 export * from './teamChannels';
+export * from './errorCodes';

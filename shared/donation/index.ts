@@ -2,7 +2,7 @@
 export { FUNDS_SOURCE, PAYMENT_TYPE, type DonationField, type DonationIssue } from './types';
 /** Fast hand-written check of create attributes (≥1M rows/s); returns errors and warnings. */
 export { hasErrors, validateDonation } from './validateDonation';
-/** zod schemas (trust boundaries) and the types derived from them. */
+/** zod shapes (parsed at trust boundaries) and the types derived from them. */
 export {
   bulkFileEntrySchema,
   bulkFileSchema,
@@ -21,7 +21,7 @@ export {
   type DonationCreateRequest,
   type DonorAddress,
   type DonorAttributes,
-} from './schema';
+} from './donationShapes';
 /** Recipient id shapes: cause, cause/project, portfolio (see recipientId.ts for the exact rules). */
 export {
   CAUSE_ID,

@@ -1,4 +1,4 @@
-import type { DonationAttributes } from './schema';
+import type { DonationAttributes } from './donationShapes';
 
 /** A valid donation to vary in tests (not exported from index). */
 export function validDonation(overrides: Partial<DonationAttributes> = {}): DonationAttributes {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULE_CASES } from './cases.testdata';
-import { donationAttributesSchema, zodPathToField } from './schema';
+import { donationAttributesSchema, zodPathToField } from './donationShapes';
 import { validateDonation } from './validateDonation';
 
 // Fields are compared up to nesting: zod reports a missing `funds` at "funds", the fast validator at

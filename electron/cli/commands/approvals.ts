@@ -1,9 +1,9 @@
 import { count } from '../../../shared/i18n';
-import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import type { TeamUpload } from '../../services/team/teamTypes';
-import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
-import { teamOf, teamRefusal, teamUnreachable } from './teamCli';
+import { EXIT, exitCodeOf } from '../exitCodes';
+import { commandArgs, registerCommand, type CliContext } from '../main';
+import { teamOf, teamRefusal } from './teamCli';
 import { printUploads, uploadExit, waitForUploads } from './upload';
 
 /*
@@ -107,7 +107,7 @@ async function sendAfterApproval(
     ctx.io.err(
       `Approved, but not sent yet: ${e instanceof Error ? e.message : String(e)} Run donation-desk resume on this computer to send it.`,
     );
-    return e instanceof DeskFailure && teamUnreachable(e) ? EXIT.service : EXIT.problems;
+    return exitCodeOf('approvedSend', e);
   }
   for (const p of problems) ctx.io.err(p);
   const uploads = wait

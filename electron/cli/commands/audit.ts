@@ -10,7 +10,8 @@ import { DATABASE_FILE, DeskDatabase } from '../../services/db/deskDatabase';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import type { DeskRuntime } from '../../services';
 import type { TeamDatabase } from '../../services/team/teamTypes';
-import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { EXIT, exitCodeOf } from '../exitCodes';
+import { commandArgs, registerCommand, type CliContext } from '../main';
 
 const USAGE = `donation-desk audit [--upload ID] [--workspace ID] [--donation ID] [--person NAME]
                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json] --out FILE.xlsx|FILE.csv
@@ -126,7 +127,7 @@ async function teamAudit(
     entries = await team.audit.all(filter);
   } catch (e) {
     ctx.io.err(`The team's audit trail could not be read: ${e instanceof Error ? e.message : String(e)}`);
-    return e instanceof DeskFailure && e.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.service;
+    return exitCodeOf('teamAudit', e);
   }
   if (!format || !out) {
     ctx.io.out(JSON.stringify({ entries }, null, 2));

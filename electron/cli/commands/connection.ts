@@ -1,4 +1,5 @@
-import { EXIT, registerCommand } from '../main';
+import { EXIT } from '../exitCodes';
+import { registerCommand } from '../main';
 
 registerCommand('connection', {
   summary: 'Show the environment in force and check that the service issues a token.',

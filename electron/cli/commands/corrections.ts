@@ -2,7 +2,8 @@ import { count } from '../../../shared/i18n';
 import type { DeskRuntime } from '../../services';
 import type { CorrectionHolder, TeamDatabase } from '../../services/team/teamTypes';
 import { environmentKeyOf } from '../../services/team/teamUploads';
-import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { EXIT } from '../exitCodes';
+import { commandArgs, registerCommand, type CliContext } from '../main';
 import { teamOf, teamRefusal } from './teamCli';
 
 /*

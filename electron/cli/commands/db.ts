@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { DeskFailure } from '../../../shared/result';
 import { BACKUP_FOLDER, DATABASE_FILE, DeskDatabase } from '../../services/db/deskDatabase';
 import { initTeam } from './teamInit';
-import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand, type CliContext } from '../main';
 
 const USAGE = `donation-desk db check [--json]
 donation-desk db backup [--out FILE] [--json]
@@ -42,7 +43,7 @@ function failed(ctx: CliContext, e: unknown): number {
   if (!(e instanceof DeskFailure)) throw e;
   if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, code: e.code, message: e.message }, null, 2));
   ctx.io.err(e.message);
-  return ['DB_UNREADABLE', 'DB_MISSING'].includes(e.code) ? EXIT.problems : EXIT.usage;
+  return exitCodeFor('localDatabase', e.code);
 }
 
 async function check(ctx: CliContext): Promise<number> {

@@ -7,7 +7,8 @@ import { neutraliseCell } from '../../../shared/export/neutraliseCell';
 import { codeWord, count, donationStatusWord, withCode } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, commandArgs, registerCommand } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk donations [--bulk ID]... [--status STATUS] [--page-size N] [--out FILE.xlsx] [--json]
 
@@ -26,14 +27,6 @@ Exit codes: 0 listed; 2 the arguments cannot be used; 3 the service could not be
 
 /** Donations read from the database per step while writing the list out. */
 const PAGE = 1_000;
-
-const SERVICE_CODES = new Set([
-  'NETWORK',
-  'AUTH_FAILED',
-  'SERVICE_UNAVAILABLE',
-  'BAD_RESPONSE',
-  'NOT_CONFIGURED',
-]);
 
 const COLUMNS = [
   'Donation id',
@@ -144,7 +137,7 @@ registerCommand('donations', {
     } catch (e) {
       if (e instanceof DeskFailure) {
         ctx.io.err(e.message);
-        return SERVICE_CODES.has(e.code) ? EXIT.service : EXIT.usage;
+        return exitCodeFor('service', e.code);
       }
       throw e;
     } finally {

@@ -11,7 +11,8 @@ import {
   validateLocationRows,
 } from '../../../shared/locations';
 import { readSpreadsheet, SpreadsheetReadError } from '../../../shared/spreadsheet';
-import { EXIT, commandArgs, registerCommand } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand } from '../main';
 import { cliSheetJS } from '../sheetInput';
 import { count } from '../../../shared/i18n';
 
@@ -20,14 +21,6 @@ import { count } from '../../../shared/i18n';
  * refused by the service; the valid rows are applied); 2 the file, the mapping or the arguments cannot
  * be used; 3 the service could not be reached or refused access.
  */
-
-const SERVICE_CODES = new Set([
-  'NETWORK',
-  'AUTH_FAILED',
-  'SERVICE_UNAVAILABLE',
-  'BAD_RESPONSE',
-  'NOT_CONFIGURED',
-]);
 
 interface RowReport {
   row: number;
@@ -123,7 +116,7 @@ registerCommand('locations', {
         );
         if (!result.ok) {
           ctx.io.err(result.error.message);
-          return SERVICE_CODES.has(result.error.code) ? EXIT.service : EXIT.usage;
+          return exitCodeFor('service', result.error.code);
         }
         outcomes.push(...(result.value as { outcomes: BatchOutcome[] }).outcomes);
       }

@@ -12,7 +12,8 @@ import { formatMinor } from '../../../shared/amounts';
 import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, commandArgs, registerCommand } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk report --month YYYY-MM [--out FILE.xlsx] [--cached] [--json]
 
@@ -28,14 +29,6 @@ figures, never added twice. The month reconciles when, for every currency, submi
 one equals the sum of the states, and every upload's own control total adds up.
 Exit codes: 0 reconciles; 1 does not reconcile; 2 the arguments cannot be used; 3 the service could
 not be reached or refused access.`;
-
-const SERVICE_CODES = new Set([
-  'NETWORK',
-  'AUTH_FAILED',
-  'SERVICE_UNAVAILABLE',
-  'BAD_RESPONSE',
-  'NOT_CONFIGURED',
-]);
 
 async function writeWorkbook(path: string, report: MonthReport): Promise<void> {
   const book = monthReportWorkbook(XLSX, report);
@@ -72,7 +65,7 @@ registerCommand('report', {
     } catch (e) {
       if (e instanceof DeskFailure) {
         ctx.io.err(e.message);
-        return SERVICE_CODES.has(e.code) ? EXIT.service : EXIT.usage;
+        return exitCodeFor('service', e.code);
       }
       throw e;
     }

@@ -1,19 +1,12 @@
 import { dispatch } from '../../../shared/contract';
 import { donationPageUrl, pageLocale, type GivingOpportunity } from '../../../shared/contract/searchChannels';
-import { EXIT, commandArgs, registerCommand } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand } from '../main';
 
 /*
  * Exit codes: 0 results found; 1 the search found nothing; 2 bad arguments (no query, coordinates out
  * of range); 3 the service could not be reached or refused access.
  */
-
-const SERVICE_CODES = new Set([
-  'NETWORK',
-  'AUTH_FAILED',
-  'SERVICE_UNAVAILABLE',
-  'BAD_RESPONSE',
-  'NOT_CONFIGURED',
-]);
 
 /** Service text on a terminal: no control characters (escape sequences), `<em>` shown as *word*. */
 export function terminalText(text: string): string {
@@ -92,7 +85,7 @@ Exit codes: 0 results found; 1 nothing found; 2 bad arguments; 3 the service cou
     );
     if (!result.ok) {
       ctx.io.err(result.error.message);
-      return SERVICE_CODES.has(result.error.code) ? EXIT.service : EXIT.usage;
+      return exitCodeFor('service', result.error.code);
     }
     const { results, programUrl } = result.value as { results: GivingOpportunity[]; programUrl: string };
     const locale = pageLocale((ctx.io.env.LC_ALL || ctx.io.env.LANG || '').split('.')[0]);

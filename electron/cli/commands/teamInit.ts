@@ -4,7 +4,8 @@ import { DATABASE_URL_VARIABLE } from '../../services/team/teamConnection';
 import { describeServer, passwordOf, teamFailure } from '../../services/team/teamErrors';
 import { initTeamDatabase } from '../../services/team/teamInit';
 import { checkRootCert, teamTlsPlan } from '../../services/team/teamTls';
-import { EXIT, commandArgs, type CliContext } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, type CliContext } from '../main';
 
 /** `donation-desk db init-team`: sets up (or brings up to date) the team database and prints its SQL. */
 export async function initTeam(ctx: CliContext): Promise<number> {
@@ -71,8 +72,7 @@ export async function initTeam(ctx: CliContext): Promise<number> {
     return EXIT.ok;
   } catch (e) {
     const failure = teamFailure(e, server, passwordOf(url));
-    const code = ['TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED'].includes(failure.code) ? EXIT.service : EXIT.usage;
-    return fail(failure, code);
+    return fail(failure, exitCodeFor('teamInit', failure.code));
   } finally {
     await client.end().catch(() => undefined);
   }

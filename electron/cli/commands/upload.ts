@@ -7,7 +7,8 @@ import { DEFAULT_REFERENCE_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
-import { EXIT, commandArgs, registerCommand, type CliContext } from '../main';
+import { EXIT, exitCodeFor } from '../exitCodes';
+import { commandArgs, registerCommand, type CliContext } from '../main';
 import { readSheetInput } from '../sheetInput';
 import { count } from '../../../shared/i18n';
 import { workspaceNameFor } from '../../../shared/spreadsheet/sourceNames';
@@ -18,35 +19,6 @@ import { workspaceNameFor } from '../../../shared/spreadsheet/sourceNames';
  * listed); 2 the file, the mapping or the arguments cannot be used; 3 the service (or the team
  * database) could not be reached or refused; 4 team mode: waiting for an approver, nothing sent yet.
  */
-
-const SERVICE_CODES = new Set([
-  'NETWORK',
-  'AUTH_FAILED',
-  'SERVICE_UNAVAILABLE',
-  'BAD_RESPONSE',
-  'AMBIGUOUS',
-  'UPLOAD_FAILED',
-  'NOT_CONFIGURED',
-  'TEAM_UNAVAILABLE',
-  'TEAM_UNREACHABLE',
-  'TEAM_LOGIN_FAILED',
-  'TEAM_REFUSED',
-  'TEAM_ERROR',
-]);
-const PROBLEM_CODES = new Set([
-  'INVALID_ROWS',
-  'DUPLICATES',
-  'NOTHING_TO_SEND',
-  'NOT_IN_ERROR',
-  'ALREADY_CORRECTED',
-  'UPLOAD_REJECTED',
-]);
-
-function exitFor(e: DeskFailure): number {
-  if (SERVICE_CODES.has(e.code)) return EXIT.service;
-  if (PROBLEM_CODES.has(e.code)) return EXIT.problems;
-  return EXIT.usage;
-}
 
 async function call<C extends ChannelName>(
   desk: DeskRuntime,
@@ -249,7 +221,7 @@ ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments
           JSON.stringify({ error: { code: e.code, message: e.message, details: e.details } }, null, 2),
         );
       else ctx.io.err(e.message);
-      return exitFor(e);
+      return exitCodeFor('upload', e.code);
     }
     for (const p of started.problems) ctx.io.err(p);
     if (started.upload.state === 'waiting-approval') {
@@ -301,7 +273,7 @@ Exit codes: 0 fine so far (with --wait: PROCESSED); 1 ERROR; 2 unknown intent; 3
     } catch (e) {
       if (!(e instanceof DeskFailure)) throw e;
       ctx.io.err(e.message);
-      return exitFor(e);
+      return exitCodeFor('upload', e.code);
     }
     if (ctx.json) ctx.io.out(JSON.stringify(view, null, 2));
     else {
@@ -367,7 +339,7 @@ Exit codes: 1 errors were listed; 0 none; 2 unknown intent or not in ERROR; 3 th
     } catch (e) {
       if (!(e instanceof DeskFailure)) throw e;
       ctx.io.err(e.message);
-      return e.code === 'NOT_IN_ERROR' ? EXIT.usage : exitFor(e);
+      return exitCodeFor('uploadErrors', e.code);
     }
     if (parsed.values.out) await writeErrorsXlsx(resolve(parsed.values.out), errors);
     if (ctx.json) ctx.io.out(JSON.stringify(errorsJson(errors), null, 2));

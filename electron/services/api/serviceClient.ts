@@ -6,16 +6,21 @@ import {
   donationResponseSchema,
   type BulkIntentResource,
   type DonationResource,
-} from '../../../shared/bulk-file/serviceSchemas';
+} from '../../../shared/bulk-file/serviceShapes';
 import type { ResolvedEnvironment } from './resolvedEnvironment';
-import { retryDelay, parseRetryAfter, type BackoffPolicy } from './backoff';
+import { retryDelay, parseRetryAfter } from './backoff';
+import { DEFAULT_RETRY, type RetryOptions } from './retryPolicy';
+import { failureOf, isTransient, neverSent } from './serviceFailures';
 import { safeOrigin } from './tokenClient';
 import { buildMultipart } from './multipart';
 
-export interface RetryOptions extends BackoffPolicy {
-  /** Attempts in all for an idempotent call (the first plus retries). */
-  attempts: number;
-}
+export { DEFAULT_RETRY, INTERACTIVE_RETRY, type RetryOptions } from './retryPolicy';
+export {
+  describeServiceError,
+  provesNothingCreated,
+  serviceErrors,
+  type ServiceError,
+} from './serviceFailures';
 
 export interface ServiceClientOptions {
   fetchImpl?: typeof fetch;
@@ -25,19 +30,6 @@ export interface ServiceClientOptions {
   /** Per-request time limit. */
   timeoutMs?: number;
 }
-
-export const DEFAULT_RETRY: RetryOptions = {
-  attempts: 6,
-  baseMs: 500,
-  maxMs: 30_000,
-  maxRetryAfterMs: 120_000,
-};
-
-/**
- * For calls a person is waiting on (search, causes, locations): a few quick tries rather than the
- * upload's patient backoff, so a failing service is reported within seconds.
- */
-export const INTERACTIVE_RETRY: Partial<RetryOptions> = { attempts: 3, baseMs: 400, maxMs: 2_000 };
 
 /** How a call that reached no clear answer ended, for the caller to decide what happened. */
 export type UploadOutcome =
@@ -50,62 +42,7 @@ export type UploadOutcome =
   | { kind: 'later'; retryAfterMs: number | undefined; status: number }
   | { kind: 'rejected'; status: number; message: string };
 
-/**
- * Answers worth asking again: too many requests, and server errors other than "not implemented"
- * (501) and "HTTP version not supported" (505), which say the same every time.
- */
-const isTransient = (status: number): boolean =>
-  status === 429 || (status >= 500 && status !== 501 && status !== 505);
-
 const sleepReal = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Connection errors that prove the request never left (nothing can have happened at the service). */
-function neverSent(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  const code = typeof cause?.code === 'string' ? cause.code : '';
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code);
-}
-
-/** One JSON:API error the service reported, kept so a caller can map it back to a row and a cell. */
-export interface ServiceError {
-  status?: string;
-  code?: string;
-  title?: string;
-  detail?: string;
-  pointer?: string;
-}
-
-/** The JSON:API error list of a failure body (one object or an array); empty when it has none. */
-export function serviceErrors(body: unknown): ServiceError[] {
-  const list = (body as { errors?: unknown } | null)?.errors;
-  const items = Array.isArray(list) ? list : list ? [list] : [];
-  return items.flatMap((item: unknown) => {
-    if (!item || typeof item !== 'object') return [];
-    const e = item as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    const source = e.source && typeof e.source === 'object' ? (e.source as Record<string, unknown>) : {};
-    return [
-      {
-        status: str(e.status),
-        code: str(e.code),
-        title: str(e.title),
-        detail: str(e.detail),
-        pointer: str(source.pointer) ?? str(source.parameter),
-      },
-    ];
-  });
-}
-
-export function describeServiceError(e: ServiceError): string {
-  return [e.title, e.detail].filter((p) => p && p.length > 0).join(': ') || e.code || 'Refused';
-}
-
-/** A failure body's errors and the first one in words (never the raw body). */
-async function failureOf(response: Response): Promise<{ errors: ServiceError[]; message: string }> {
-  const body: unknown = await response.json().catch(() => null);
-  const errors = serviceErrors(body);
-  return { errors, message: errors[0] ? describeServiceError(errors[0]).slice(0, 300) : '' };
-}
 
 /** One call of the service as the search and location services make it (see ServiceClient.request). */
 export interface ApiCall<S extends z.ZodType> {
@@ -530,18 +467,4 @@ export class ServiceClient {
       return parsed.data;
     }
   }
-}
-
-/** Failures of a POST that prove the service created nothing; AMBIGUOUS and BAD_RESPONSE prove nothing. */
-const NOTHING_CREATED = new Set([
-  'REJECTED',
-  'CONFLICT',
-  'NOT_FOUND',
-  'AUTH_FAILED',
-  'NETWORK',
-  'SERVICE_UNAVAILABLE',
-]);
-
-export function provesNothingCreated(e: unknown): boolean {
-  return e instanceof DeskFailure && NOTHING_CREATED.has(e.code);
 }

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/contract';
 import type { CallContext } from '../../../shared/contract/dispatch';
 import type { AuditAction } from '../../../shared/contract/auditChannels';
-import { ledgerGroupSchema, type LedgerGroup } from '../ledger/ledgerSchema';
+import { ledgerGroupSchema, type LedgerGroup } from '../ledger/ledgerShapes';
 import type { AuditSubject, AuditTrail } from './auditTrail';
 import { splitTeamAddress } from '../settings/teamAddress';
 

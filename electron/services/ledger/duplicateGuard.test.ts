@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from './ledgerShapes';
 import { sentFingerprints } from './duplicateGuard';
 
 function upload(id: string, environment: string, baseUrl: string, fingerprints: string[]): LedgerGroup {

@@ -1,4 +1,4 @@
-import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from './ledgerShapes';
 
 export interface SentRecord {
   /** The service's intent id when known, else the local attempt id, else the upload id. */

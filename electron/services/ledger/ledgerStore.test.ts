@@ -12,7 +12,7 @@ import {
   readLedgerRecords,
   readLedgerSummaries,
 } from './ledgerStore';
-import type { LedgerGroup, LedgerIntent } from './ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from './ledgerShapes';
 import { sentFingerprints } from './duplicateGuard';
 
 let dir: string;

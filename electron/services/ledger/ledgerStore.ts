@@ -10,7 +10,7 @@ import {
   type LedgerGroup,
   type LedgerGroupSummary,
   type LedgerIntent,
-} from './ledgerSchema';
+} from './ledgerShapes';
 
 /** The JSON files of version 0.1, imported into the database once. */
 const SNAPSHOT = 'ledger.json';

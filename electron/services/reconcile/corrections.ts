@@ -1,4 +1,4 @@
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import type { ChannelInput } from '../../../shared/contract';
 import { validateDonation } from '../../../shared/donation';
 import { DEFAULT_REFERENCE_KEY, REPLACES_KEY } from '../../../shared/mapping';

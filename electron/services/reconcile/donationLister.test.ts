@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import type { ServiceClient } from '../api/serviceClient';
 import { listDonations } from './donationLister';
 

@@ -1,4 +1,4 @@
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import { DeskFailure } from '../../../shared/result';
 import type { ServiceClient } from '../api/serviceClient';
 

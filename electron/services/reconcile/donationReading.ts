@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { REPLACES_KEY } from '../../../shared/mapping';
 import { count } from '../../../shared/i18n';
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import { DeskFailure } from '../../../shared/result';
 import { markedByThisApp, type DonationStore, type StoredDonation } from './donationStore';
 import { listDonations } from './donationLister';

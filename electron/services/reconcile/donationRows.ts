@@ -1,7 +1,7 @@
 /*
  * The donation table's rows as the store reads them, and what each counts under in the running sums.
  */
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import type { Resolution } from '../../../shared/contract/reconcileChannels';
 import type { DonationScope } from './donationPaging';
 import type { DonationRowLink, StoredDonation } from './storedDonation';

@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import type { Resolution } from '../../../shared/contract/reconcileChannels';
 import { DeskFailure } from '../../../shared/result';
 import { databaseOf, type DeskDatabase } from '../db/deskDatabase';

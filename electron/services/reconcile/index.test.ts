@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import { closeDatabase } from '../db/deskDatabase';
 import type { Environments } from '../environments/environments';
 import { EventBus } from '../core/eventBus';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import type { LedgerGroupSummary } from '../ledger/ledgerSchema';
+import type { LedgerGroupSummary } from '../ledger/ledgerShapes';
 import { localLedgerSharing, sentElsewhere } from './ledgerSharing';
 
 describe('working alone', () => {

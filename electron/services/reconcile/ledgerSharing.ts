@@ -6,7 +6,7 @@
  * team database; the services' composition root chooses.
  */
 import type { DonationView } from '../../../shared/contract/reconcileChannels';
-import type { LedgerGroupSummary } from '../ledger/ledgerSchema';
+import type { LedgerGroupSummary } from '../ledger/ledgerShapes';
 import type { LedgerSummaryView } from './ledgerView';
 import type { Money, PartialTotals } from './partialTotals';
 

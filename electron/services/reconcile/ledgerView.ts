@@ -3,7 +3,7 @@ import {
   type LedgerGroup,
   type LedgerGroupSummary,
   type LedgerIntent,
-} from '../ledger/ledgerSchema';
+} from '../ledger/ledgerShapes';
 import { readLedgerRecords, readLedgerSummaries } from '../ledger/ledgerStore';
 
 /** A bulk the service knows, with the upload and part it carries. */

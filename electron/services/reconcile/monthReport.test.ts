@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportLine } from '../../../shared/contract/reconcileChannels';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

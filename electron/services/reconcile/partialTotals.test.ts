@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import type { LedgerView } from './ledgerView';
 import { partialTotals } from './partialTotals';
 

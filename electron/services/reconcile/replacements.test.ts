@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeDatabase } from '../db/deskDatabase';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { LedgerStore } from '../ledger/ledgerStore';
 import type { StoredDonation } from './donationStore';
 import { readLedgerSummaryView, readLedgerView, type LedgerView } from './ledgerView';

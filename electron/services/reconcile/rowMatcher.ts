@@ -1,9 +1,9 @@
-import type { DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import { fingerprintDonation } from '../../../shared/donation';
 import { DEFAULT_REFERENCE_KEY, parseReference } from '../../../shared/mapping';
 import { workspaceRef } from '../../../shared/workspace';
 import type { DonationRowLink } from './donationStore';
-import type { LedgerPart } from '../ledger/ledgerSchema';
+import type { LedgerPart } from '../ledger/ledgerShapes';
 import type { LedgerView } from './ledgerView';
 
 /**

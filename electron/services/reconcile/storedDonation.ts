@@ -3,7 +3,7 @@
  * from, how a declined one was resolved), and the file format of version 0.1.
  */
 import { z } from 'zod';
-import { donationResourceSchema, type DonationResource } from '../../../shared/bulk-file/serviceSchemas';
+import { donationResourceSchema, type DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import {
   donationRowSchema,
   historyEntrySchema,

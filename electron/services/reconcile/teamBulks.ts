@@ -5,7 +5,7 @@
  * report, exactly as for the uploads sent from here. Their rows stay on the computer that sent them:
  * these uploads have no workspace, and their donations no row.
  */
-import type { LedgerGroupSummary, LedgerIntent, LedgerPartSummary } from '../ledger/ledgerSchema';
+import type { LedgerGroupSummary, LedgerIntent, LedgerPartSummary } from '../ledger/ledgerShapes';
 import type { SharedBulk, SharedGroupSummary } from './ledgerSharing';
 import type { LedgerBulk, LedgerSummaryView } from './ledgerView';
 import type { PartialTotals } from './partialTotals';

@@ -6,7 +6,7 @@
  * part held per currency, where the bulk stands and what the service took. The rows and the file
  * stay on the computer that sent them.
  */
-import type { LedgerGroupSummary, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroupSummary, LedgerIntent } from '../ledger/ledgerShapes';
 import type { CurrencyTotal, NewTeamBulk, TeamBulkState } from './teamTypes';
 
 const BULK_STATES = new Set<string>(['UPLOADED', 'VALIDATED', 'PROCESSING', 'PROCESSED', 'ERROR']);

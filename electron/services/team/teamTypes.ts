@@ -26,12 +26,12 @@ export interface TeamWho {
 }
 
 /**
- * The team's rule, kept in the database (one row, changed by desk_admin only):
+ * The team's approval policy ("the team's rule" to its people; not a donation rule), kept in the database (one row, changed by desk_admin only):
  * - approval 'always': every upload waits for an approver;
  * - 'above': only uploads whose total in some currency exceeds its threshold (minor units);
  * - 'never': uploads go out at once (the shared duplicate guard and audit still apply).
  */
-export interface TeamRule {
+export interface TeamApprovalPolicy {
   approval: 'always' | 'above' | 'never';
   /** Currency code → threshold in minor units, for 'above'. */
   thresholds: Record<string, number>;
@@ -43,6 +43,9 @@ export interface TeamRule {
    */
   sender?: TeamSender;
 }
+
+/** The former name of TeamApprovalPolicy, kept until the last team/ importers move over. */
+export type TeamRule = TeamApprovalPolicy;
 
 export type TeamSender = 'preparer' | 'approver';
 
@@ -156,8 +159,8 @@ export interface TeamAudit {
 export interface TeamDatabase {
   readonly server: string;
   who(): Promise<TeamWho>;
-  rule(): Promise<TeamRule>;
-  setRule(rule: TeamRule): Promise<void>;
+  rule(): Promise<TeamApprovalPolicy>;
+  setRule(rule: TeamApprovalPolicy): Promise<void>;
   /** Whether an upload with these totals needs approval under the rule now in force. */
   needsApproval(totals: readonly CurrencyTotal[]): Promise<boolean>;
   /**

@@ -1,5 +1,5 @@
 import type { IntentState } from '../../../shared/contract/uploadChannels';
-import type { LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerIntent } from '../ledger/ledgerShapes';
 import type { UploadBasics } from './basics';
 import type { SendGate } from './sendGate';
 import { intentView } from './views';

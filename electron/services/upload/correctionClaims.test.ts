@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { claimsToGiveBack, rowCreatedNothing } from './correctionClaims';
 
 /** An upload of two parts: rows 1 and 2 in part 0, row 3 in part 1; rows 1 and 3 replace D1 and D3. */

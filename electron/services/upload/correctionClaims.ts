@@ -7,8 +7,8 @@
  * refresh, which links the replacement. The team's send gate does the giving back
  * (team/sendGate/correctionGiveBack.ts); here is what the ledger proves.
  */
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
-import { SENT_STATES } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
+import { SENT_STATES } from '../ledger/ledgerShapes';
 
 /** Attempt states after which the service may hold the part's file, and so may create its donations. */
 const MAY_HOLD_FILE: ReadonlySet<string> = new Set<string>(['uploading', ...SENT_STATES]);

@@ -1,6 +1,6 @@
-import type { BulkIntentResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { BulkIntentResource } from '../../../shared/bulk-file/serviceShapes';
 import { count } from '../../../shared/i18n';
-import type { LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerIntent } from '../ledger/ledgerShapes';
 import { saveIntent, type UploadContext } from './context';
 import { rowsWithDonation } from './repair';
 

@@ -3,7 +3,7 @@
  * goes only when released), then every part not yet at the service is sent under the upload's lock.
  */
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup } from '../ledger/ledgerSchema';
+import type { LedgerGroup } from '../ledger/ledgerShapes';
 import { saveIntent, type UploadContext } from './context';
 import { unsent } from './ledgerGroups';
 import type { PartSender } from './sender';

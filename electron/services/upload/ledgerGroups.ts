@@ -2,8 +2,8 @@
  * Where a recorded upload stands, read from the ledger: which parts have no file at the service
  * yet, whether everything has ended, whether it waits on the team; and how an upload is stopped.
  */
-import type { LedgerGroup } from '../ledger/ledgerSchema';
-import { SENT_STATES } from '../ledger/ledgerSchema';
+import type { LedgerGroup } from '../ledger/ledgerShapes';
+import { SENT_STATES } from '../ledger/ledgerShapes';
 import type { LedgerStore } from '../ledger/ledgerStore';
 
 type LedgerReads = Pick<LedgerStore, 'intentsOf'>;

@@ -4,7 +4,7 @@
  * submitted to may release it, so it waits until that database is in force again.
  */
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup } from '../ledger/ledgerSchema';
+import type { LedgerGroup } from '../ledger/ledgerShapes';
 import type { GateAnswer, SendGate, SendGates } from './sendGate';
 
 /** Why an upload submitted to a team database waits on a computer not connected to it now. */

@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LedgerGroup, LedgerPart } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerPart } from '../ledger/ledgerShapes';
 import { writeFileAtomic } from '../storage/atomicFile';
 import { replacementsOf } from './admission';
 import { serviceInUse, type UploadBasics } from './basics';

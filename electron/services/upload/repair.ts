@@ -3,12 +3,12 @@ import { count } from '../../../shared/i18n';
 import { join } from 'node:path';
 import { parseErrorFile, type NormalisedError } from '../../../shared/bulk-file/errorFile';
 import { matchDonations } from '../../../shared/bulk-file/matchDonations';
-import type { BulkIntentResource } from '../../../shared/bulk-file/serviceSchemas';
+import type { BulkIntentResource } from '../../../shared/bulk-file/serviceShapes';
 import type { UploadErrors, UploadIssue } from '../../../shared/contract/uploadChannels';
 import { compileMapping } from '../../../shared/mapping';
 import { parseWorkspaceMapping } from '../../../shared/workspace';
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { gunzipText, sha256 } from './compress';
 import type { UploadContext } from './context';
 

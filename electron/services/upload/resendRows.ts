@@ -3,7 +3,7 @@
  * donation, read again from the service when the bulk may have moved on.
  */
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import type { LedgerStore } from '../ledger/ledgerStore';
 import { saveIntent, type UploadContext } from './context';
 import { applyRemote } from './follower';

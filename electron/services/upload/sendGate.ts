@@ -4,7 +4,7 @@
  * lets everything go and shares nothing. Team mode implements it in team/; the services'
  * composition root chooses which one the upload services get.
  */
-import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import type { UploadBasics } from './basics';
 import type { ReadyRow } from './prepare';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environments } from '../environments/environments';
 import { EventBus } from '../core/eventBus';
-import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { LedgerStore } from '../ledger/ledgerStore';
 import type { PlatformAdapter } from '../core/platform';
 import type { UploadBasics } from './basics';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup } from '../ledger/ledgerSchema';
+import type { LedgerGroup } from '../ledger/ledgerShapes';
 import { WorkspaceStore } from '../workspaces/workspaceStore';
 import type { GateAnswer, SendGate, SendGateHost, SendGates, UploadSubmission } from './sendGate';
 import type { UploadBasics } from './basics';

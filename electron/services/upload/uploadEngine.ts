@@ -3,7 +3,7 @@ import { count, plural } from '../../../shared/i18n';
 import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup } from '../ledger/ledgerSchema';
+import type { LedgerGroup } from '../ledger/ledgerShapes';
 import { admit, checkReplacements, duplicateFlags, replacementsOf } from './admission';
 import { serviceInUse, type UploadBasics } from './basics';
 import { saveIntent, type UploadContext } from './context';

@@ -3,7 +3,7 @@
  * bulk a job status and a notification when the service has finished with it.
  */
 import { count } from '../../../shared/i18n';
-import type { LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerIntent } from '../ledger/ledgerShapes';
 import type { UploadBasics } from './basics';
 import { uploadView } from './views';
 

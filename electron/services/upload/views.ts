@@ -1,5 +1,5 @@
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
-import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 
 export function intentView(group: LedgerGroup, intent: LedgerIntent): IntentView {
   const part = group.parts[intent.part];

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { TeamStatus } from '../../../shared/contract';
-import { TeamBadge, ruleInWords } from './TeamBadge';
+import { TeamBadge, approvalPolicyInWords } from './TeamBadge';
 
 /* The header's team badge and encryption: encrypted, plaintext here, plaintext across a network. */
 
@@ -51,18 +51,20 @@ describe('TeamBadge', () => {
   });
 });
 
-describe('ruleInWords', () => {
+describe('approvalPolicyInWords', () => {
   it('says when an upload waits and whose computer sends it', () => {
-    expect(ruleInWords({ approval: 'always', thresholds: {} })).toBe(
+    expect(approvalPolicyInWords({ approval: 'always', thresholds: {} })).toBe(
       'Every upload waits for an approver; once approved, the preparer’s computer sends it.',
     );
-    expect(ruleInWords({ approval: 'always', thresholds: {}, sender: 'approver' })).toMatch(
+    expect(approvalPolicyInWords({ approval: 'always', thresholds: {}, sender: 'approver' })).toMatch(
       /; once approved, the approver’s computer sends it \(the preparer’s computer stores the exact file/,
     );
-    expect(ruleInWords({ approval: 'above', thresholds: { EUR: 1_000_000 }, sender: 'approver' })).toMatch(
+    expect(
+      approvalPolicyInWords({ approval: 'above', thresholds: { EUR: 1_000_000 }, sender: 'approver' }),
+    ).toMatch(
       /^An upload waits for an approver when its total in a currency is above .*10,000\.00.*the approver’s computer sends it/,
     );
-    expect(ruleInWords({ approval: 'never', thresholds: {}, sender: 'approver' })).toBe(
+    expect(approvalPolicyInWords({ approval: 'never', thresholds: {}, sender: 'approver' })).toBe(
       'Uploads go out without an approval; the preparer’s computer sends them.',
     );
   });

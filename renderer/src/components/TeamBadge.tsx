@@ -27,13 +27,13 @@ export function rolesInWords(roles: readonly string[]): string {
   return new Intl.ListFormat(undefined, { style: 'long', type: 'conjunction' }).format(words);
 }
 
-type TeamRuleView = NonNullable<Extract<TeamStatus, { mode: 'team' }>['rule']>;
+type ApprovalPolicyView = NonNullable<Extract<TeamStatus, { mode: 'team' }>['rule']>;
 
 /**
- * The team's rule in a sentence: when an upload waits for an approver, and whose computer sends it
+ * The team's approval policy (its "rule" on screen) in a sentence: when an upload waits for an approver, and whose computer sends it
  * once approved ("the preparer's" by default, or "the approver's").
  */
-export function ruleInWords(rule: TeamRuleView): string {
+export function approvalPolicyInWords(rule: ApprovalPolicyView): string {
   const thresholds = Object.entries(rule.thresholds).map(([code, amount]) => formatMinor(amount, code));
   const when =
     rule.approval === 'always'

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerStore } from '../../../electron/services/ledger/ledgerStore';
-import type { LedgerGroup, LedgerIntent } from '../../../electron/services/ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../../../electron/services/ledger/ledgerShapes';
 import { gzipBulkFile } from '../../../electron/services/upload/compress';
 import { ServiceClient } from '../../../electron/services/api/serviceClient';
 import { TokenClient } from '../../../electron/services/api/tokenClient';

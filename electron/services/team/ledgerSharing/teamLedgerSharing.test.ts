@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeskFailure } from '../../../../shared/result';
-import type { LedgerGroupSummary, LedgerIntent } from '../../ledger/ledgerSchema';
+import type { LedgerGroupSummary, LedgerIntent } from '../../ledger/ledgerShapes';
 import type { LedgerSummaryView } from '../../reconcile/ledgerView';
 import { teamLedgerSharing } from './teamLedgerSharing';
 import type { CorrectionHolder, TeamBulk, TeamDatabase, TeamDismissal } from '../teamTypes';

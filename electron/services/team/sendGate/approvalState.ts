@@ -2,7 +2,7 @@
  * Team mode: the team database's record of an upload, written into the local ledger's approval,
  * and the one notice the preparer gets when an approver decided.
  */
-import type { LedgerApproval, LedgerGroup } from '../../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup } from '../../ledger/ledgerShapes';
 import type { UploadBasics } from '../../upload/basics';
 import type { TeamUpload } from '../teamTypes';
 

@@ -3,7 +3,7 @@
  * (see upload/correctionClaims.ts for what the ledger proves), so the declined donations are no
  * longer shown "being corrected" across the team.
  */
-import type { LedgerGroup } from '../../ledger/ledgerSchema';
+import type { LedgerGroup } from '../../ledger/ledgerShapes';
 import type { LedgerStore } from '../../ledger/ledgerStore';
 import { NEVER_SENT, claimsToGiveBack, settledKey } from '../../upload/correctionClaims';
 import type { TeamDatabase } from '../teamTypes';

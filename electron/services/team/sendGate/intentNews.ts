@@ -1,7 +1,7 @@
 /*
  * Team mode: what the team database hears as a sent upload's bulks move at the service.
  */
-import type { LedgerGroup, LedgerIntent } from '../../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../../ledger/ledgerShapes';
 import type { UploadBasics } from '../../upload/basics';
 import { bulkToPublish } from '../teamLedger';
 import type { TeamDatabase } from '../teamTypes';

@@ -4,7 +4,7 @@
  * when the approver sends), it says where the upload stands and the bulks sent elsewhere are
  * adopted here.
  */
-import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../../ledger/ledgerShapes';
 import { unsent, stopGroup } from '../../upload/ledgerGroups';
 import type { GateAnswer, SendGateHost } from '../../upload/sendGate';
 import { intentView } from '../../upload/views';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LedgerGroup } from '../../ledger/ledgerSchema';
+import type { LedgerGroup } from '../../ledger/ledgerShapes';
 import type { UploadBasics } from '../../upload/basics';
 import type { SendGateHost } from '../../upload/sendGate';
 import { SERVICE, testApproval, testBasics, testGroup, testIntent } from '../../upload/testFixtures';

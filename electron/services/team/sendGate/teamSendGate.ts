@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeskFailure } from '../../../../shared/result';
-import type { LedgerGroup, LedgerIntent } from '../../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerIntent } from '../../ledger/ledgerShapes';
 import { localSendGate, sentFromHere } from '../../upload/localSendGate';
 import type { GateAnswer, SendGate, SendGateHost, SendGates, ServiceInUse } from '../../upload/sendGate';
 import type { TeamDatabase } from '../teamTypes';

@@ -5,7 +5,7 @@
  */
 import { count, plural } from '../../../../shared/i18n';
 import { DeskFailure } from '../../../../shared/result';
-import type { LedgerApproval, LedgerGroup } from '../../ledger/ledgerSchema';
+import type { LedgerApproval, LedgerGroup } from '../../ledger/ledgerShapes';
 import { serviceInUse, type UploadBasics } from '../../upload/basics';
 import { stopGroup } from '../../upload/ledgerGroups';
 import type { SubmittedRows, UploadSubmission } from '../../upload/sendGate';

@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bulkFileSchema, fingerprintDonation, type DonationAttributes } from '../../../../shared/donation';
 import { DeskFailure } from '../../../../shared/result';
-import type { LedgerGroup, LedgerPart } from '../../ledger/ledgerSchema';
+import type { LedgerGroup, LedgerPart } from '../../ledger/ledgerShapes';
 import { writeFileAtomic } from '../../storage/atomicFile';
 import { serviceInUse, type UploadBasics } from '../../upload/basics';
 import { gunzipText, sha256 } from '../../upload/compress';

@@ -19,7 +19,7 @@ import { environmentWord } from '../../../../shared/audit/describeAuditEntry';
 import { desk } from '../../app/deskClient';
 import { useSubRoute } from '../../app/routes';
 import { useTeam } from '../../app/TeamContext';
-import { ruleInWords } from '../../components/TeamBadge';
+import { approvalPolicyInWords } from '../../components/TeamBadge';
 import { ReviewPage } from './ReviewPage';
 import { StateChip, Totals, when } from './approvalLook';
 
@@ -57,7 +57,9 @@ function ApprovalList() {
         or rejects them. The team database checks every decision: nobody approves their own upload.
       </Typography>
       {status?.mode === 'team' && status.rule && (
-        <Typography data-testid="approvals-rule">The team’s rule: {ruleInWords(status.rule)}</Typography>
+        <Typography data-testid="approvals-rule">
+          The team’s rule: {approvalPolicyInWords(status.rule)}
+        </Typography>
       )}
       {status?.mode === 'alone' && (
         <Alert severity="info">

@@ -10,7 +10,7 @@ import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
 import { encryptionInWords, plaintextOverNetwork } from '../../../../shared/team/encryptionWords';
-import { problemOnly, rolesInWords, ruleInWords } from '../../components/TeamBadge';
+import { problemOnly, rolesInWords, approvalPolicyInWords } from '../../components/TeamBadge';
 
 type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
@@ -101,7 +101,7 @@ export function TeamDatabasePanel() {
             data-testid="team-database-status"
           >
             {status.reachable
-              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` The team’s rule: ${ruleInWords(status.rule)}` : ''}`
+              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` The team’s rule: ${approvalPolicyInWords(status.rule)}` : ''}`
               : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
           </Alert>
         )}

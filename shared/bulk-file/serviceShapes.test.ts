@@ -3,7 +3,7 @@ import {
   bulkIntentResponseSchema,
   donationListResponseSchema,
   donationResponseSchema,
-} from './serviceSchemas';
+} from './serviceShapes';
 
 const donation = {
   type: 'donations',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * zod schemas of what the giving service sends back, for the API client (every response is parsed)
+ * zod shapes of what the giving service sends back, for the API client (every response is parsed)
  * and for error files. Objects are loose: the service may add attributes over time, and an extra
  * field must not turn a good response into a failure. Enumerations are the documented values.
  */

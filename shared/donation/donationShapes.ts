@@ -7,7 +7,7 @@ import { checkRecipientId, isFoundationId } from './recipientId';
 import { FUNDS_SOURCE, PAYMENT_TYPE } from './types';
 
 /*
- * zod schemas of the donation create payload and the bulk file, for parsing at trust boundaries
+ * zod shapes of the donation create payload and the bulk file, for parsing at trust boundaries
  * (a file the user opens, IPC input in main, the emulator's disagreement tests). They use the same
  * predicates as validateDonation, and validateDonation.agreement.test.ts checks the two agree.
  * Objects are strict: the service knows no other attributes, and a typo should not pass silently.
