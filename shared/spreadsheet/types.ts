@@ -1,5 +1,5 @@
 import type { ReadLimits } from './limits';
-import type { SheetJSRunner } from './sheetjs/readWithSheetJS';
+import type { SheetJSRunner } from './sheetjs/runner';
 import type { RawInflater } from './xlsx/zipArchive';
 
 /** File formats the importer understands; decided from the bytes first, the file name second. */

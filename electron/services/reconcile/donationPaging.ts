@@ -2,7 +2,6 @@
  * Pages of the donations, answered by SQL over what is saved (call `save()` first to include held
  * changes): for screens that need one page and its count, never every donation.
  */
-import type { DeskDatabase } from '../db/deskDatabase';
 import {
   countParts,
   ORDER_BY,
@@ -11,14 +10,10 @@ import {
   type DonationQuery,
   type PageCursor,
 } from './donationFilters';
-import { fromRow, SELECT_DONATION, type DonationRow } from './donationRows';
-import type { StoredDonation } from './storedDonation';
+import { fromRow, SELECT_DONATION, type DonationRow, type DonationScope } from './donationRows';
 
-/** The database and the environment whose donations are asked about. */
-export interface DonationScope {
-  db: DeskDatabase;
-  environment: string;
-}
+export type { DonationScope } from './donationRows';
+import type { StoredDonation } from './storedDonation';
 
 /**
  * Donations of a filter, one page in the order first seen, then in the order recorded (the

@@ -3,7 +3,7 @@
  */
 import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import type { Resolution } from '../../../shared/contract/reconcileChannels';
-import type { DonationScope } from './donationPaging';
+import type { DeskDatabase } from '../db/deskDatabase';
 import type { DonationRowLink, StoredDonation } from './storedDonation';
 
 export interface DonationRow {
@@ -19,6 +19,12 @@ export interface DonationRow {
 
 export const SELECT_DONATION =
   'SELECT id, resource, history, row, first_seen_at, last_seen_at, resolution, replaces FROM donation';
+
+/** The database and the environment whose donations are asked about. */
+export interface DonationScope {
+  db: DeskDatabase;
+  environment: string;
+}
 
 /** A stored donation as `record` reads it: its record's columns and what it counts under in the sums. */
 export type PriorRow = Omit<DonationRow, 'resource'> &
