@@ -58,6 +58,11 @@ test('each move to another area names it in the title and puts focus on its head
     await expect(page.getByRole('heading', { name, level: 1 })).toBeFocused();
     await expect(page).toHaveTitle(`${name} — Donation Desk`);
   }
+  // With a workspace open, the title names it too.
+  await nav.getByRole('link', { name: 'Prepare' }).click();
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(page).toHaveTitle(/^Prepare — sample-donations.* — Donation Desk$/);
   // By keyboard too: Enter on an area's link, then the next Tab goes on from the new view's top.
   await nav.getByRole('link', { name: 'Locations' }).focus();
   await page.keyboard.press('Enter');

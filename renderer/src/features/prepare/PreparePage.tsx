@@ -25,6 +25,7 @@ import type { PreparedChecks } from './import/importClient';
 import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
 import { WorkspaceList } from './WorkspaceList';
+import { usePageTitleDetail } from '../../app/pageTitle';
 
 type Stage =
   | { kind: 'home' }
@@ -58,6 +59,10 @@ function stageRows(file: OpenedFile): Promise<string | null> {
 /** Prepare: open a spreadsheet, match its columns, then fix every row in a workspace that saves itself. */
 export default function PreparePage() {
   const [stage, setStage] = useState<Stage>({ kind: 'home' });
+  // The window's title names the workspace or the file open here.
+  usePageTitleDetail(
+    stage.kind === 'review' ? stage.workspace.name : stage.kind === 'mapping' ? stage.file.fileName : null,
+  );
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ fileName: string; bytes: Uint8Array } | null>(null);
   /** A spreadsheet (the sample or the person's) is being fetched or read: it cannot be opened twice. */
