@@ -67,6 +67,29 @@ test('Test connection never changes or saves the environment in force; only Save
   expect(await settingsFile(bridge)).toContain('"environment": "production"');
 });
 
+test('Save refuses an environment that cannot work, says what is missing, and changes nothing', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'settings');
+  const before = await settingsFile(bridge);
+  await page.getByRole('radio', { name: /Production/ }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'Production cannot be used yet: enter its service address, token address, client id, client secret first',
+  );
+  await expect(page.getByText('Settings saved.')).toHaveCount(0);
+  await expect(page.getByTestId('environment-badge')).toHaveText('Offline sandbox');
+  expect(await settingsFile(bridge)).toBe(before);
+  // Part of it is not enough either.
+  await page.getByLabel('Service address').fill('https://api.giving.example.org');
+  await page.getByLabel('Token address').fill('https://auth.giving.example.org/oauth2/token');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('enter its client id, client secret first');
+  await page.reload();
+  await expect(page.getByTestId('environment-badge')).toHaveText('Offline sandbox');
+});
+
 test('the Offline sandbox’s clock speed is shown, and its clock moves forward from Settings only while it is in force', async ({
   page,
   bridge,
@@ -100,6 +123,9 @@ test('the Offline sandbox’s clock speed is shown, and its clock moves forward 
   // With another environment saved, the control is gone (and main refuses the move).
   await page.getByRole('radio', { name: /Custom/ }).check();
   await page.getByLabel('Service address').fill('https://api.giving.example.org');
+  await page.getByLabel('Token address').fill('https://auth.giving.example.org/oauth2/token');
+  await page.getByLabel('Client id').fill('acme-finance');
+  await page.getByLabel('Client secret').fill('acme-secret');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('environment-badge')).toHaveText('Custom');
   await expect(page.getByRole('region', { name: 'Offline sandbox clock' })).toHaveCount(0);

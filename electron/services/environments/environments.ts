@@ -6,7 +6,7 @@ import {
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import type { RunningEmulator } from '../../../emulator/server';
-import type { RemoteConfig, SettingsService } from '../settings/settingsService';
+import { missingParts, type RemoteConfig, type SettingsService } from '../settings/settingsService';
 import { TokenClient } from '../api/tokenClient';
 import type { ResolvedEnvironment } from '../api/resolvedEnvironment';
 
@@ -111,12 +111,7 @@ export class Environments {
   }
 
   private requireComplete(id: EnvironmentId, remote: RemoteConfig): void {
-    const missing = [
-      !remote.baseUrl && 'service address',
-      !remote.tokenUrl && 'token address',
-      !remote.clientId && 'client id',
-      !remote.clientSecret && 'client secret',
-    ].filter(Boolean);
+    const missing = missingParts(remote);
     if (missing.length) {
       throw new DeskFailure(
         'NOT_CONFIGURED',

@@ -22,6 +22,12 @@ async function tempDir() {
   return mkdtemp(join(tmpdir(), 'desk-settings-'));
 }
 
+const sandboxAddresses = {
+  baseUrl: 'https://api.sandbox.example.org',
+  tokenUrl: 'https://auth.sandbox.example.org/oauth2/token',
+  programDomain: 'giving.example.org',
+};
+
 describe('SettingsService', () => {
   it('starts on the Offline sandbox with nothing configured', async () => {
     const s = new SettingsService(openSettingsFile(await tempDir()), null);
@@ -37,7 +43,12 @@ describe('SettingsService', () => {
     const s = new SettingsService(openSettingsFile(dir), box);
     s.update({
       environment: 'sandbox',
-      remote: { id: 'sandbox', clientId: 'client-1', clientSecret: 'pa55-word' },
+      remote: {
+        id: 'sandbox',
+        addresses: sandboxAddresses,
+        clientId: 'client-1',
+        clientSecret: 'pa55-word',
+      },
     });
     const onDisk = await readFile(join(dir, 'settings.json'), 'utf8');
     expect(onDisk).not.toContain('pa55-word');
@@ -91,6 +102,42 @@ describe('SettingsService', () => {
       baseUrl: 'https://sandbox.example.org',
     });
     expect(s.publicSettings().remotes.sandbox.secretSource).toBe('environment');
+  });
+});
+
+describe('SettingsService refuses an environment that cannot work', () => {
+  it('refuses to choose Production with no addresses or credentials, saying what is missing, and saves nothing', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), null);
+    expect(() => s.update({ environment: 'production' })).toThrow(
+      'Production cannot be used yet: enter its service address, token address, client id, client secret first, or choose the Offline sandbox. Nothing was saved.',
+    );
+    expect(() =>
+      s.update({
+        environment: 'custom',
+        remote: { id: 'custom', addresses: sandboxAddresses, clientId: 'c', clientSecret: '' },
+      }),
+    ).toThrow(/Custom cannot be used yet: enter its client secret first/);
+    expect(s.environment()).toBe('offline');
+    expect(s.remoteConfig('custom').baseUrl).toBe('');
+  });
+
+  it('takes an environment once everything it needs is there, and then refuses emptying it', async () => {
+    const dir = await tempDir();
+    const s = new SettingsService(openSettingsFile(dir), null);
+    s.update({
+      environment: 'custom',
+      remote: { id: 'custom', addresses: sandboxAddresses, clientId: 'c', clientSecret: 's' },
+    });
+    expect(s.environment()).toBe('custom');
+    // Saving it again without retyping the secret keeps it usable.
+    s.update({ environment: 'custom', remote: { id: 'custom', clientId: 'c2' } });
+    expect(() => s.update({ remote: { id: 'custom', clientId: '' } })).toThrow(/enter its client id first/);
+    expect(s.remoteConfig('custom').clientId).toBe('c2');
+    // Another environment's fields may be filled in part while the Offline sandbox is in force.
+    s.update({ environment: 'offline' });
+    s.update({ remote: { id: 'production', clientId: 'later' } });
+    expect(s.remoteConfig('production').clientId).toBe('later');
   });
 });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { DeskFailure } from '../../../shared/result';
 import {
+  environmentLabels,
   remoteEnvironmentIds,
   type EnvironmentId,
   type PublicSettings,
@@ -42,6 +44,16 @@ export interface RemoteConfig {
   programDomain: string;
   clientId: string;
   clientSecret: string | null;
+}
+
+/** What a remote environment still lacks before it can be used, in words ('service address', …). */
+export function missingParts(remote: Omit<RemoteConfig, 'id' | 'programDomain'>): string[] {
+  return [
+    !remote.baseUrl && 'service address',
+    !remote.tokenUrl && 'token address',
+    !remote.clientId && 'client id',
+    !remote.clientSecret && 'client secret',
+  ].filter((part): part is string => Boolean(part));
 }
 
 /** Addresses a deployment can preset for the named environments (the spec leaves them to the contract). */
@@ -254,7 +266,39 @@ export class SettingsService {
     };
   }
 
+  /**
+   * Refuses, before anything is written, a save that would leave a service environment in force
+   * that cannot work (no address, no credentials): choosing it, or emptying the one in force.
+   */
+  private requireUsable(update: SettingsUpdate): void {
+    const target = update.environment ?? (update.remote ? this.environment() : undefined);
+    if (!target || target === 'offline') return;
+    if (!update.environment && update.remote?.id !== target) return;
+    const now = this.remoteConfig(target);
+    const typed = update.remote?.id === target ? update.remote : undefined;
+    const missing = missingParts({
+      baseUrl: typed?.addresses ? this.runOverrides.baseUrl || typed.addresses.baseUrl : now.baseUrl,
+      tokenUrl: typed?.addresses ? this.runOverrides.tokenUrl || typed.addresses.tokenUrl : now.tokenUrl,
+      clientId:
+        typed?.clientId !== undefined
+          ? typed.clientId || this.env.DONATION_DESK_CLIENT_ID || ''
+          : now.clientId,
+      clientSecret:
+        typed?.clientSecret !== undefined
+          ? typed.clientSecret || this.secretFromEnvironment()
+          : now.clientSecret,
+    });
+    if (missing.length) {
+      throw new DeskFailure(
+        'NOT_CONFIGURED',
+        `${environmentLabels[target]} cannot be used yet: enter its ${missing.join(', ')} first, or choose the Offline sandbox. Nothing was saved.`,
+        { missing },
+      );
+    }
+  }
+
   update(update: SettingsUpdate): PublicSettings {
+    this.requireUsable(update);
     if (update.environment) {
       this.store.set('environment', update.environment);
       delete this.runOverrides.environment;

@@ -131,7 +131,16 @@ describe('the audit trail through the services', () => {
     person = 'carla';
     await call('settings.save', {
       environment: 'sandbox',
-      remote: { id: 'sandbox', clientId: 'desk-client', clientSecret: 'never-in-the-trail' },
+      remote: {
+        id: 'sandbox',
+        addresses: {
+          baseUrl: 'https://api.sandbox.example.org',
+          tokenUrl: 'https://auth.sandbox.example.org/oauth2/token',
+          programDomain: 'giving.example.org',
+        },
+        clientId: 'desk-client',
+        clientSecret: 'never-in-the-trail',
+      },
     });
 
     const page = await call('audit.list', { filter: {} });
