@@ -124,3 +124,22 @@ test('with reduced motion asked for, nothing animates', async ({ page, bridge })
   const duration = await link.evaluate((el) => parseFloat(getComputedStyle(el).transitionDuration));
   expect(duration).toBeLessThan(0.001);
 });
+
+test('after Check every row the grid has focus, so F8 goes to the first problem at once', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'prepare');
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  const rows = page.getByRole('grid', { name: /Rows of/ });
+  await expect(rows).toBeFocused();
+  // No click first: the keyboard works where the person is about to work.
+  await page.keyboard.press('F8');
+  await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
+  // Reopened from the list of workspaces, the grid has focus again.
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Uploads' }).click();
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Prepare' }).click();
+  await page.getByTestId('workspace-row').first().getByRole('button').first().click();
+  await expect(rows).toBeFocused();
+});

@@ -54,6 +54,18 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
   const [editingMapping, setEditingMapping] = useState(false);
   const [notice, setNotice] = useState<ReviewNotice>(null);
   const exports = useWorkspaceExports(model, setNotice);
+  // A workspace opens where the person is about to work: focus goes to the grid (after Check every
+  // row, after Fix the rows, after opening it from the list), so F8 and the arrow keys work at once.
+  useEffect(() => {
+    let frame = 0;
+    let tries = 0;
+    const focusWhenShown = () => {
+      if (grid.current) grid.current.focus();
+      else if (tries++ < 120) frame = requestAnimationFrame(focusWhenShown);
+    };
+    frame = requestAnimationFrame(focusWhenShown);
+    return () => cancelAnimationFrame(frame);
+  }, []);
 
   const summary = useMemo(
     () => withServiceRefusals(model.summary.counts, model.summary.totals, refusedValidRows),
