@@ -1,4 +1,8 @@
+import { register } from 'node:module';
 import { defineConfig } from '@playwright/test';
+
+// Team specs set up their database with the app's own migration files (`.sql?raw` imports).
+register('./test/e2e/sqlTextLoader.mjs', import.meta.url);
 
 /**
  * End-to-end tests drive the real built renderer (out/renderer) through the local bridge in

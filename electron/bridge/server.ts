@@ -268,7 +268,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       const status = e instanceof BodyRefused ? e.status : 400;
       if (status === 503) {
         res.setHeader('retry-after', '5');
-        return refuse(res, 503, 'BUSY', 'The app is busy with other large requests. Try again in a moment.');
+        return refuse(
+          res,
+          503,
+          'BRIDGE_BUSY',
+          'The app is busy with other large requests. Try again in a moment.',
+        );
       }
       if (status === 413) return refuse(res, 413, 'TOO_LARGE', 'The request is larger than the app accepts.');
       return refuse(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON or is too large.');

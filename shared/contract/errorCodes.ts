@@ -30,7 +30,7 @@ export const DESK_ERROR_CODES = [
   /** A request body was larger than one call may send. */
   'TOO_LARGE',
   /** The bridge holds as many request bytes as it takes at once: try again shortly. */
-  'BUSY',
+  'BRIDGE_BUSY',
   /** The page lost contact with the bridge. */
   'BRIDGE_DOWN',
 
