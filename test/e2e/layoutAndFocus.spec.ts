@@ -137,9 +137,29 @@ test('after Check every row the grid has focus, so F8 goes to the first problem 
   // No click first: the keyboard works where the person is about to work.
   await page.keyboard.press('F8');
   await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
-  // Reopened from the list of workspaces, the grid has focus again.
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Uploads' }).click();
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Prepare' }).click();
-  await page.getByTestId('workspace-row').first().getByRole('button').first().click();
+});
+
+test('at 200% zoom the grid still shows eight rows or more; the page scrolls instead', async ({
+  page,
+  bridge,
+}) => {
+  await page.setViewportSize({ width: 640, height: 360 });
+  await openApp(page, bridge, 'prepare');
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  const rows = page.getByRole('grid', { name: /Rows of/ });
   await expect(rows).toBeFocused();
+  const height = await rows.evaluate((el) => el.getBoundingClientRect().height);
+  // Eight rows of 32 px under the two-line header.
+  expect(height).toBeGreaterThanOrEqual(56 + 8 * 32);
+  // Arrowing down keeps the active cell whole inside the grid's box, below its two-line header.
+  for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowDown');
+  const inside = await rows.evaluate((el) => {
+    const active = document.getElementById(el.getAttribute('aria-activedescendant') ?? '');
+    if (!active) return null;
+    const box = el.getBoundingClientRect();
+    const cell = active.getBoundingClientRect();
+    return cell.top >= box.top && cell.bottom <= box.bottom + 1;
+  });
+  expect(inside).toBe(true);
 });

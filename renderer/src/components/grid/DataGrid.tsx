@@ -14,6 +14,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
 import { count } from '../../../../shared/i18n';
+import { scrollTopToShow } from './gridScroll';
 import { GridHeader } from './GridHeader';
 import { GridRowView, type CellEvents } from './GridRowView';
 import {
@@ -97,9 +98,20 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
       setActiveState(next);
       if (!extend) setAnchor(next);
       onActiveChange?.(next);
-      virtualizer.scrollToIndex(next.row, { align: 'auto' });
+      const box = scrollRef.current;
+      const header = box?.querySelector<HTMLElement>('.dg-head');
+      const to = box
+        ? scrollTopToShow({
+            scrollTop: box.scrollTop,
+            clientHeight: box.clientHeight,
+            headerHeight: header?.offsetHeight ?? 0,
+            rowIndex: next.row,
+            rowHeight: ROW_HEIGHT,
+          })
+        : null;
+      if (to !== null && box) box.scrollTop = to;
     },
-    [onActiveChange, virtualizer],
+    [onActiveChange],
   );
 
   useImperativeHandle(

@@ -10,6 +10,7 @@ import {
   type DataGridHandle,
   type GridColumn,
 } from '../../components/grid/DataGrid';
+import { GRID_HEIGHT } from '../../components/grid/gridTypes';
 import { FindReplaceDialog } from './FindReplaceDialog';
 import { MappingStep } from './MappingStep';
 import { SummaryPanel } from './SummaryPanel';
@@ -263,7 +264,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           else if (command === 'next-error') jumpToError(1);
           else if (command === 'previous-error') jumpToError(-1);
         }}
-        height="calc(100vh - 420px)"
+        height={GRID_HEIGHT}
       />
       {rowLevel.length > 0 && (
         <Alert severity={rowLevel.some((i) => i.severity === 'error') ? 'error' : 'warning'}>
