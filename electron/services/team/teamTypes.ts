@@ -6,8 +6,8 @@
  * Alone (no DONATION_DESK_DATABASE_URL and no team database in Settings) there is no TeamDatabase
  * at all and everything works as before on the data folder's SQLite database.
  */
-import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
 import type { NewAuditEntry } from '../audit/auditStore';
+import type { SharedAuditTrail } from '../audit/auditSharing';
 import type {
   NewSharedBulk as NewTeamBulk,
   SharedBulk as TeamBulk,
@@ -145,15 +145,10 @@ export interface TeamDismissal {
 
 export type CorrectionWay = { how: 'single' } | { how: 'upload'; uploadId: string };
 
-export interface TeamAudit {
+/** The team's trail: read as audit/ reads any shared trail, plus the copy of local entries into it. */
+export interface TeamAudit extends SharedAuditTrail {
   /** Copies local entries to the team trail; idempotent per (origin, originSeq). Person = current_user. */
   push(origin: string, entries: Array<NewAuditEntry & { originSeq: number }>): Promise<number>;
-  list(
-    filter: AuditFilter,
-    before?: number,
-    limit?: number,
-  ): Promise<{ entries: AuditEntry[]; total: number; nextBefore: number | null; people: string[] }>;
-  all(filter: AuditFilter): Promise<AuditEntry[]>;
 }
 
 export interface TeamDatabase {
