@@ -119,14 +119,31 @@ describe('TeamSendGate', () => {
     expect(notices).toEqual([{ title: 'Upload rejected', body: 'March gifts: rejected by bob: too much' }]);
   });
 
-  it('waits, saying why, when an approved upload is refused', async () => {
+  it('sends nothing from here when the database says another computer sent it', async () => {
     const team = fakeTeam({
       markSent: vi.fn(async () => Promise.reject(new Error('another file was approved'))),
-      upload: vi.fn(async () => teamUpload('approved', { decidedBy: 'bob' })),
+      upload: vi.fn(async () => teamUpload('sent', { sentBy: 'bob', sentFrom: 'bob-pc' })),
     });
     const { gate, ledger } = await gateWith(team);
     const group = await recorded(ledger, testGroup('u1', { approval: testApproval('waiting') }));
-    expect(await gate.beforeSend(group)).toEqual({ verdict: 'wait', problem: 'another file was approved' });
+    expect((await gate.beforeSend(group)).verdict).toBe('elsewhere');
+    expect(ledger.group('u1')?.stopped).toBeNull();
+  });
+
+  it('marks nothing sent, and says why, when the approved bytes are not stored in the team database', async () => {
+    const team = fakeTeam({
+      upload: vi.fn(async () => teamUpload('approved', { decidedBy: 'bob' })),
+      fetchUploadFile: vi.fn(async () => []),
+      storeUploadFile: vi.fn(async () => Promise.reject(new Error('gone'))),
+    });
+    const { gate, ledger } = await gateWith(team);
+    const group = await recorded(ledger, testGroup('u1', { approval: testApproval('waiting') }));
+    const answer = await gate.beforeSend(group);
+    expect(answer.verdict).toBe('wait');
+    expect(answer.problem).toMatch(
+      /is not stored in the team database, and the file on this computer is not that one: nothing was sent/,
+    );
+    expect(team.markSent).not.toHaveBeenCalled();
     expect(ledger.group('u1')?.stopped).toBeNull();
   });
 
