@@ -147,6 +147,30 @@ describe('TeamSendGate', () => {
     expect(ledger.group('u1')?.stopped).toBeNull();
   });
 
+  it('records a send that never left as not sent in the team database, noting it here', async () => {
+    const team = fakeTeam({
+      unmarkSent: vi.fn(async () => teamUpload('void', { reason: 'Not sent: the file changed' })),
+    });
+    const { gate, ledger } = await gateWith(team);
+    const group = await recorded(
+      ledger,
+      testGroup('u1', {
+        approval: testApproval('sent', {
+          server: SERVER,
+          sendsHere: true,
+          sentBy: 'alice',
+          sentFrom: 'alice-pc',
+        }),
+      }),
+    );
+    await gate.nothingSent(group, 'the file changed');
+    expect(team.unmarkSent).toHaveBeenCalledWith('u1', 'the file changed');
+    expect(ledger.group('u1')?.approval?.state).toBe('void');
+    // Not an upload this computer marked sent: nothing to record.
+    await gate.nothingSent(testGroup('u2', { approval: testApproval('approved') }), 'x');
+    expect(team.unmarkSent).toHaveBeenCalledTimes(1);
+  });
+
   it('adopts the bulks a colleague sent and follows them from here', async () => {
     const team = fakeTeam({
       upload: vi.fn(async () =>
