@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditStore } from '../../../electron/services/audit/auditStore';
+import { closeDatabase, databaseOf } from '../../../electron/services/db/deskDatabase';
+import { TeamAuditOutbox } from '../../../electron/services/team/teamAuditOutbox';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
 import { expectRefused as refused } from './refused';
@@ -125,6 +131,56 @@ describe('the audit trail cannot be forged', () => {
       ).rejects.toMatchObject({ code: 'TEAM_TRAIL_CONFLICT' });
     } finally {
       await dave.close();
+    }
+  });
+
+  it("reports a conflict while copying this folder's entries, keeps them to copy, and never marks them copied", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dd-outbox-'));
+    const alice = new PgTeamDatabase({ url: team.urlOf('alice'), computer: 'alice-laptop' });
+    const logged: string[] = [];
+    try {
+      const db = databaseOf(dir);
+      const local = new AuditStore(db);
+      const outbox = new TeamAuditOutbox(
+        () => db,
+        () => alice,
+        (m) => logged.push(m),
+      );
+      const origin = outbox.origin();
+      const at = new Date().toISOString();
+      local.insert({
+        at,
+        person: 'alice',
+        computer: 'alice-laptop',
+        environment: 'sandbox',
+        action: 'import',
+        details: {},
+      });
+      expect(await outbox.push()).toBe(1);
+      // Number 2 of this folder is already in the team trail with other content (written before this
+      // version bound origins to logins, or by another copy of her data folder): the copy of her own
+      // number 2 is refused, not skipped.
+      await team.query(`SET SESSION AUTHORIZATION alice;
+        INSERT INTO desk.audit (action, origin, origin_seq, details) VALUES ('import', '${origin}', 2, '{"forged": true}');
+        RESET SESSION AUTHORIZATION`);
+      local.insert({
+        at,
+        person: 'alice',
+        computer: 'alice-laptop',
+        environment: 'sandbox',
+        action: 'upload',
+        details: {},
+      });
+      await expect(outbox.push()).rejects.toMatchObject({ code: 'TEAM_TRAIL_CONFLICT' });
+      expect(outbox.pushedSeq(alice.server)).toBe(1);
+      outbox.schedule();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(logged.join('\n')).toMatch(/already holds an entry under this computer's numbers/);
+      expect(outbox.pushedSeq(alice.server)).toBe(1);
+      closeDatabase(dir);
+    } finally {
+      await alice.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
