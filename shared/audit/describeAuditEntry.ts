@@ -17,11 +17,12 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   settings: 'Changed settings',
   'release-correction': 'Released a correction left in progress',
   // Team mode: written by the team database itself when an upload changes state.
-  submit: 'Submitted an upload to the team',
+  submit: 'Submitted for approval',
   approve: 'Approved an upload',
   reject: 'Rejected an upload',
   void: 'Approval void',
-  send: 'Released an approved upload for sending',
+  send: 'Sent',
+  'not-sent': 'Not sent',
   'release-rows': 'Gave back rows the service refused',
   'team-rule': 'Changed the team’s approval rule',
   'correction-claim': 'Started correcting a declined donation',
@@ -29,7 +30,12 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   'correction-abandon': 'Gave up correcting a declined donation',
 };
 
-export function auditActionWord(action: string): string {
+/**
+ * An upload a computer built and hashed while its approval waits was not sent: with its details
+ * given, it reads as such (the team database's own entry then says "Submitted for approval").
+ */
+export function auditActionWord(action: string, details?: Record<string, unknown>): string {
+  if (action === 'upload' && details?.outcome === 'waiting-approval') return 'Built an upload for approval';
   return AUDIT_ACTION_WORDS[action] ?? action;
 }
 
@@ -137,7 +143,8 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
     case 'approve':
     case 'reject':
     case 'void':
-    case 'send': {
+    case 'send':
+    case 'not-sent': {
       const why = d.reason ? ` · ${text(d.reason)}` : '';
       const by = d.preparer ? ` prepared by ${text(d.preparer)}` : '';
       return `${quoted(d.workspaceName)}${by}: ${count(Number(d.rows ?? 0), 'row')}, ${totalsText(asArray(d.totals))} · SHA-256 ${text(d.fileSha256)} · now ${text(d.state)}${why}`;

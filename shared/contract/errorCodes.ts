@@ -181,6 +181,8 @@ export const DESK_ERROR_CODES = [
   'TEAM_NOT_ADMIN',
   /** The database holds a desk schema Donation Desk did not make. */
   'TEAM_NOT_DESK',
+  /** The team's audit trail already holds other entries under this computer's origin and numbers. */
+  'TEAM_TRAIL_CONFLICT',
 ] as const;
 
 /** A code a Donation Desk failure carries. */

@@ -27,7 +27,7 @@ export function auditRow(entry: AuditEntry): string[] {
     entry.person,
     entry.computer,
     environmentWord(entry.environment),
-    auditActionWord(entry.action),
+    auditActionWord(entry.action, entry.details),
     entry.action,
     describeAuditEntry(entry),
     entry.workspaceId ?? '',

@@ -64,6 +64,8 @@ async function submitAs(
       review: { month, largestRecipients, alreadyOut: extra.alreadyOut ?? 0, warnings: extra.warnings ?? [] },
     });
     expect(upload.state).toBe('waiting');
+    // The exact file goes with every submission: an approval needs it stored.
+    await db.storeUploadFile(id, 0, Buffer.from(`bulk file of ${id}`));
   } finally {
     await db.close();
   }

@@ -1,6 +1,7 @@
 import type { DeskDatabase } from '../db/deskDatabase';
 import { entryFields, type AuditRow, type NewAuditEntry } from '../audit/auditStore';
 import type { AuditSharing, SharedAuditTrail } from '../audit/auditSharing';
+import { DeskFailure } from '../../../shared/result';
 import type { TeamDatabase } from './teamTypes';
 
 /** Entries copied per round trip. */
@@ -60,6 +61,24 @@ export class TeamAuditOutbox implements AuditSharing {
     if (!shared) return null;
     await this.push().catch(() => undefined);
     return shared.audit;
+  }
+
+  /**
+   * Whether the team's trail is whole: the database recomputes its chain of seals, so an entry
+   * changed or removed afterwards (even by a superuser) is named with why. This folder's latest
+   * entries are copied first (best effort). Throws TEAM_ALONE without a team database in force.
+   */
+  async verifyTeamTrail(): Promise<{
+    trail: 'team';
+    whole: boolean;
+    entries: number;
+    firstBroken?: { seq: number; at?: string; reason: string };
+  }> {
+    const team = this.team();
+    if (!team)
+      throw new DeskFailure('TEAM_ALONE', 'No team database is in force: there is no team trail to check.');
+    await this.push().catch(() => undefined);
+    return team.audit.verify();
   }
 
   /** After each local write: copied in the background; a failure waits for the next write or listing. */

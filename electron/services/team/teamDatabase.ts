@@ -33,6 +33,7 @@ export class PgTeamDatabase implements TeamDatabase {
       push: (origin, entries) => trail.pushAudit(origin, entries),
       list: (filter, before, limit) => trail.listAudit(filter, before, limit),
       all: (filter) => trail.allAudit(filter),
+      verify: () => trail.verifyAudit(),
     };
   }
 
@@ -82,6 +83,10 @@ export class PgTeamDatabase implements TeamDatabase {
 
   markSent(...args: Parameters<TeamDbUploads['markSent']>): ReturnType<TeamDbUploads['markSent']> {
     return this.uploadsAndApprovals.markSent(...args);
+  }
+
+  unmarkSent(...args: Parameters<TeamDbUploads['unmarkSent']>): ReturnType<TeamDbUploads['unmarkSent']> {
+    return this.uploadsAndApprovals.unmarkSent(...args);
   }
 
   storeUploadFile(

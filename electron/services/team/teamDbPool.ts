@@ -122,11 +122,22 @@ export class TeamDbPool {
     }
   }
 
+  /**
+   * The login and its desk roles. desk_approver counts only when held other than through desk_admin
+   * (an admin approves only when also granted desk_approver), as the database's desk.approves says.
+   */
   async who(): Promise<TeamWho> {
     const rows = await this.raw<{ login: string; roles: string[] }>(
-      `SELECT session_user AS login, ARRAY(
+      `WITH RECURSIVE held(oid, name) AS (
+         SELECT r.oid, r.rolname::text FROM pg_catalog.pg_roles r WHERE r.rolname = session_user
+         UNION
+         SELECT m.roleid, g.rolname::text FROM pg_catalog.pg_auth_members m
+           JOIN held h ON m.member = h.oid JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
+         WHERE h.name <> 'desk_admin')
+       SELECT session_user AS login, ARRAY(
          SELECT rolname::text FROM pg_catalog.pg_roles
          WHERE rolname = ANY ($1::text[]) AND pg_catalog.pg_has_role(session_user, oid, 'MEMBER')
+           AND (rolname <> 'desk_approver' OR EXISTS (SELECT 1 FROM held WHERE name = 'desk_approver'))
          ORDER BY array_position($1::text[], rolname::text)) AS roles`,
       [TEAM_ROLES],
     );

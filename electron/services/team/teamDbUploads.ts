@@ -184,6 +184,19 @@ export class TeamDbUploads {
     return sent!;
   }
 
+  /**
+   * A send marked by this login and computer stopped before any byte reached the service: recorded
+   * as not sent with the reason, the upload ends void and its rows are given back (once).
+   */
+  async unmarkSent(uploadId: string, reason: string): Promise<TeamUpload> {
+    const back = await this.one('SELECT * FROM desk.unmark_sent($1, $2, $3)', [
+      uploadId,
+      reason,
+      this.db.computer,
+    ]);
+    return back!;
+  }
+
   async storeUploadFile(uploadId: string, part: number, bytes: Uint8Array): Promise<string> {
     const rows = await this.db.query<{ sha256: string }>(
       'SELECT desk.store_upload_file($1, $2, $3) AS sha256',
@@ -203,7 +216,7 @@ export class TeamDbUploads {
       if (sqlstateOf(e) === '42501') {
         throw new DeskFailure(
           'TEAM_REFUSED',
-          'Only the approver who approved an upload may fetch its file to send it.',
+          'Only the preparer of an upload, an approver or a desk admin may read its file.',
           (e as DeskFailure).details,
         );
       }

@@ -1,11 +1,15 @@
 import { latestVersion, loadMigrations } from '../db/migrationRunner';
+import auditStamp from './migrations/R__audit_stamp.sql?raw';
 import decide from './migrations/R__decide.sql?raw';
 import markSent from './migrations/R__mark_sent.sql?raw';
 import ruleChanged from './migrations/R__rule_changed.sql?raw';
+import unmarkSent from './migrations/R__unmark_sent.sql?raw';
+import uploadFiles from './migrations/R__upload_files.sql?raw';
 import uploadGuarded from './migrations/R__upload_guarded.sql?raw';
 import uploadSubmitted from './migrations/R__upload_submitted.sql?raw';
 import v001 from './migrations/V001__uploads_approvals_audit_corrections.sql?raw';
 import v002 from './migrations/V002__shared_ledger_and_approver_sends.sql?raw';
+import v003 from './migrations/V003__sealed_trail_stored_parts_and_duties.sql?raw';
 
 /*
  * The team database's schema: the files in migrations/, which `donation-desk db init-team` applies
@@ -21,9 +25,13 @@ import v002 from './migrations/V002__shared_ledger_and_approver_sends.sql?raw';
 export const TEAM_MIGRATIONS = loadMigrations([
   { name: 'V001__uploads_approvals_audit_corrections.sql', text: v001 },
   { name: 'V002__shared_ledger_and_approver_sends.sql', text: v002 },
+  { name: 'V003__sealed_trail_stored_parts_and_duties.sql', text: v003 },
+  { name: 'R__audit_stamp.sql', text: auditStamp },
   { name: 'R__decide.sql', text: decide },
   { name: 'R__mark_sent.sql', text: markSent },
   { name: 'R__rule_changed.sql', text: ruleChanged },
+  { name: 'R__unmark_sent.sql', text: unmarkSent },
+  { name: 'R__upload_files.sql', text: uploadFiles },
   { name: 'R__upload_guarded.sql', text: uploadGuarded },
   { name: 'R__upload_submitted.sql', text: uploadSubmitted },
 ]);
@@ -40,6 +48,8 @@ export const TEAM_AUDIT_ACTIONS = [
   'reject',
   'void',
   'send',
+  'not-sent',
+  'release-rows',
   'team-rule',
   'correction-claim',
   'correction-done',

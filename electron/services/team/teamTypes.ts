@@ -147,8 +147,22 @@ export type CorrectionWay = { how: 'single' } | { how: 'upload'; uploadId: strin
 
 /** The team's trail: read as audit/ reads any shared trail, plus the copy of local entries into it. */
 export interface TeamAudit extends SharedAuditTrail {
-  /** Copies local entries to the team trail; idempotent per (origin, originSeq). Person = current_user. */
+  /**
+   * Copies local entries to the team trail; idempotent per (origin, originSeq): an entry already
+   * there with the same content is this computer's own earlier copy; one with other content is a
+   * conflict, refused (TEAM_TRAIL_CONFLICT) and never skipped. Person = the login.
+   */
   push(origin: string, entries: Array<NewAuditEntry & { originSeq: number }>): Promise<number>;
+  /** Recomputes the team trail's chain of seals (desk.verify_audit). */
+  verify(): Promise<TeamTrailCheck>;
+}
+
+/** Whether the team's trail is whole: every entry matches its seal and follows the one before. */
+export interface TeamTrailCheck {
+  trail: 'team';
+  whole: boolean;
+  entries: number;
+  firstBroken?: { seq: number; at?: string; reason: string };
 }
 
 export interface TeamDatabase {
@@ -197,11 +211,17 @@ export interface TeamDatabase {
    */
   markSent(uploadId: string, fileSha256: string): Promise<TeamUpload>;
   /**
-   * The approver sends: the preparer stores each gzip part file with the submission (the database
+   * The send this login and computer marked stopped before any byte reached the service (the file
+   * to send was not the approved one, or could not be read): recorded as not sent with the reason;
+   * the upload ends void and its rows are given back, once. Refused once a bulk of it was recorded.
+   */
+  unmarkSent(uploadId: string, reason: string): Promise<TeamUpload>;
+  /**
+   * The preparer stores each gzip part file with the submission, whoever sends it (the database
    * hashes it; a part stored already with other bytes is refused). Answers the part's SHA-256.
    */
   storeUploadFile(uploadId: string, part: number, bytes: Uint8Array): Promise<string>;
-  /** The parts stored for an upload this login approved and sends (refused to anyone else). */
+  /** The parts stored for an upload (its preparer, approvers and desk admins may read them). */
   fetchUploadFile(uploadId: string): Promise<TeamUploadFile[]>;
   /** Approved (or sent) uploads this login approved and is to send, oldest first. */
   uploadsToSend(): Promise<TeamUpload[]>;

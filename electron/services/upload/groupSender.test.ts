@@ -59,6 +59,34 @@ describe('GroupSender', () => {
     expect(scheduleResume).not.toHaveBeenCalled();
   });
 
+  it('tells the gate nothing was sent when the file to send was not the recorded one and no part left', async () => {
+    const gate: SendGate = { ...localSendGate, nothingSent: vi.fn(async () => undefined) };
+    const missing = new DeskFailure(
+      'LEDGER_FILE_MISSING',
+      'The prepared file for this upload is missing or changed on disk, so it is not sent.',
+    );
+    const { groups, ctx } = await senderWith(async () => {
+      await ctx.ledger.putIntent(testIntent('u1', 'pending'));
+      throw missing;
+    }, gate);
+    const group = testGroup('u1', { approval: testApproval('sent', { sendsHere: true }) });
+    await ctx.ledger.putGroup(group);
+    await groups.send(group);
+    expect(gate.nothingSent).toHaveBeenCalledWith(expect.objectContaining({ id: 'u1' }), missing.message);
+  });
+
+  it('does not say nothing was sent once a part reached the service', async () => {
+    const gate: SendGate = { ...localSendGate, nothingSent: vi.fn(async () => undefined) };
+    const { groups, ctx } = await senderWith(async () => {
+      await ctx.ledger.putIntent(testIntent('u1', 'UPLOADED', { attemptId: 'first' }));
+      throw new DeskFailure('LEDGER_FILE_MISSING', 'missing');
+    }, gate);
+    const group = testGroup('u1', { approval: testApproval('sent', { sendsHere: true }) });
+    await ctx.ledger.putGroup(group);
+    await groups.send(group);
+    expect(gate.nothingSent).not.toHaveBeenCalled();
+  });
+
   it('tries again later after an unexpected failure', async () => {
     const { groups, ctx, scheduleResume } = await senderWith(async () => {
       throw new Error('disk full');

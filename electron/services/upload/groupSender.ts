@@ -3,11 +3,17 @@
  * goes only when released), then every part not yet at the service is sent under the upload's lock.
  */
 import { DeskFailure } from '../../../shared/result';
-import type { LedgerGroup } from '../ledger/ledgerShapes';
+import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { saveIntent, type UploadContext } from './context';
 import { unsent } from './ledgerGroups';
 import type { PartSender } from './sender';
 import type { KeyedLocks } from './serialWork';
+
+/** Whether an intent may have put bytes at the service: it went past creating its upload address. */
+function reachedService(intent: LedgerIntent): boolean {
+  const early = new Set(['creating', 'pending', 'abandoned']);
+  return !early.has(intent.state) || intent.timeline.some((t) => !early.has(t.state));
+}
 
 export class GroupSender {
   constructor(
@@ -70,6 +76,11 @@ export class GroupSender {
       if (intent.state === 'pending' || intent.state === 'creating') {
         await saveIntent(ctx, intent, { state: 'abandoned', note: 'upload stopped' });
       }
+    }
+    // Its file never left (missing, or not the one recorded), and no part of it reached the
+    // service: the gate records that nothing was sent.
+    if (e.code === 'LEDGER_FILE_MISSING' && !ctx.ledger.intentsOf(group.id).some(reachedService)) {
+      await ctx.gate.nothingSent(ctx.ledger.group(group.id) ?? current, e.message);
     }
   }
 }

@@ -25,6 +25,7 @@ export const localSendGate: SendGate = {
     return { verdict: 'wait', problem: notConnectedProblem(group) };
   },
   intentSaved: () => undefined,
+  nothingSent: async () => undefined,
   mayFollow: async () => true,
   followed: () => undefined,
   edited: async (group) => group,

@@ -74,6 +74,11 @@ export interface SendGate {
   begin(): UploadSubmission | null;
   /** Right before the unsent parts of an upload recorded with an approval are sent. */
   beforeSend(group: LedgerGroup): Promise<GateAnswer>;
+  /**
+   * The upload was stopped before any byte of it reached the service (its file was missing or not
+   * the one recorded): the gate records that nothing was sent. Best effort, never throws.
+   */
+  nothingSent(group: LedgerGroup, reason: string): Promise<void>;
   /** An intent was saved (`before` → `next`); best effort, never throws. */
   intentSaved(group: LedgerGroup, before: LedgerIntent, next: LedgerIntent): void;
   /** Whether this computer follows the bulk now (one computer of the team at a time). */

@@ -46,6 +46,7 @@ function fakeGate(verdict: GateAnswer = { verdict: 'wait' }) {
     followed: vi.fn(),
     edited: vi.fn(async (group: LedgerGroup) => group),
     giveBackClaims: vi.fn(async () => undefined),
+    nothingSent: vi.fn(async () => undefined),
     takeOverApproved: vi.fn(async () => undefined),
     toSend: vi.fn(async () => {
       throw new DeskFailure('TEAM_ALONE', 'alone');

@@ -174,6 +174,8 @@ describe('corrections sent in an upload', () => {
        VALUES ($1, 'Corrections', 'sandbox', $2, 'laptop', $3, 1, '[{"currencyCode":"EUR","amount":500,"count":1}]', '{"month":"2026-11"}')`,
       [uploadId, KEY, file],
     );
+    // The exact file goes with every submission (its bytes here: the id, so its SHA-256 is `file`).
+    await as(login).query('SELECT desk.store_upload_file($1, 0, $2)', [uploadId, Buffer.from(uploadId)]);
     return file;
   }
 

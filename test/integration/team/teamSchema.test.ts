@@ -32,6 +32,8 @@ async function submit(login: TeamLogin, totals: unknown = [{ currencyCode: 'EUR'
      RETURNING *`,
     [id, file, JSON.stringify(totals)],
   );
+  // The exact file goes with every submission (its bytes here: the id, so its SHA-256 is `file`).
+  await as(login).query('SELECT desk.store_upload_file($1, 0, $2)', [id, Buffer.from(id)]);
   return { id, file, row: rows[0] as { preparer: string; state: string } };
 }
 
@@ -261,6 +263,7 @@ describe('giving back rows the service refused', () => {
        VALUES ($1, 'March donations', 'sandbox', $2, 'laptop', $3, 3, '[{"currencyCode":"EUR","amount":300,"count":3}]', '{"month":"2026-03"}')`,
       [id, key, file],
     );
+    await as('alice').query('SELECT desk.store_upload_file($1, 0, $2)', [id, Buffer.from(id)]);
     await refused(
       as('alice').query('SELECT desk.release_rows($1, $2)', [id, prints]),
       'DD005',
@@ -349,7 +352,7 @@ describe('the audit trail and the approval history are insert-only', () => {
     await as('bob').query('SET ROLE desk_preparer');
     try {
       const { rows } = await as('bob').query<{ person: string }>(
-        "INSERT INTO desk.audit (action) VALUES ('import') RETURNING person",
+        "INSERT INTO desk.audit (action, origin, origin_seq) VALUES ('import', 'bob-folder', 1) RETURNING person",
       );
       expect(rows[0]?.person).toBe('bob');
     } finally {

@@ -308,9 +308,10 @@ describe('two laptops on one team database', () => {
     // Every step of both uploads, from both laptops, with the person the database knows.
     for (const [person, action] of [
       ['alice', 'Imported a file'],
-      ['alice', 'Submitted an upload to the team'],
+      ['alice', 'Submitted for approval'],
+      ['alice', 'Built an upload for approval'],
       ['bob', 'Approved an upload'],
-      ['alice', 'Released an approved upload for sending'],
+      ['alice', 'Sent'],
       ['alice', 'Edited cells'],
       ['alice', 'Approval void'],
     ] as const) {

@@ -17,8 +17,9 @@ import { TEAM_LOGINS } from '../../support/teamCluster';
 /*
  * A team database set up by the code of before the migration files (test/fixtures/
  * team-database-schema2.sql, a pg_dump at schema 2 with a little of everything in it) is adopted by
- * `db init-team`: nothing of it runs again, every row stays as it was, its schema is the one the
- * files make on an empty database, and the app works on it.
+ * `db init-team`: nothing of versions 1 and 2 runs again, version 3 is applied (the audit entries
+ * there are sealed in their order), every row stays as it was, its schema is the one the files make
+ * on an empty database, and the app works on it.
  */
 
 const FIXTURE = join(process.cwd(), 'test', 'fixtures', 'team-database-schema2.sql');
@@ -91,28 +92,53 @@ describe('a team database at schema 2 made before the migration files', () => {
       version: number;
       statements: string[];
     };
-    expect(answer).toMatchObject({ before: 2, version: 2 });
-    // Only the history's own bookkeeping ran.
-    for (const sql of answer.statements) {
-      expect(sql).toMatch(/^(CREATE TABLE desk\.schema_history|INSERT INTO desk\.schema_history)/);
-    }
+    expect(answer).toMatchObject({ before: 2, version: 3 });
+    // Versions 1 and 2 are adopted as they are; version 3 (and the functions it changes) applied.
     const history = await older.query<{ name: string; how: string; checksum: string }>(
       'SELECT name, how, checksum FROM desk.schema_history ORDER BY name',
     );
-    expect(history.rows).toEqual(
-      TEAM_MIGRATIONS.map((m) => ({ name: m.name, how: 'adopted', checksum: m.checksum })).sort((a, b) =>
+    expect(history.rows.map((r) => ({ name: r.name, checksum: r.checksum }))).toEqual(
+      TEAM_MIGRATIONS.map((m) => ({ name: m.name, checksum: m.checksum })).sort((a, b) =>
         a.name.localeCompare(b.name),
       ),
     );
+    expect(history.rows.filter((r) => r.name.startsWith('V00')).map((r) => `${r.name} ${r.how}`)).toEqual([
+      'V001__uploads_approvals_audit_corrections.sql adopted',
+      'V002__shared_ledger_and_approver_sends.sql adopted',
+      'V003__sealed_trail_stored_parts_and_duties.sql applied',
+    ]);
 
-    expect(await deskRows(older)).toEqual(rowsBefore);
-    expect(await deskCatalog(older)).toEqual(catalogBefore);
+    // Every row stays as it was; the audit entries gain their seals (and nothing else changes).
+    const sealed = ['prev_seq', 'hash', 'reported_at'];
+    const unsealed = (rows: Record<string, string[]>) =>
+      Object.fromEntries(
+        Object.entries(rows)
+          .filter(([table]) => !['audit_head', 'audit_origin'].includes(table))
+          .map(([table, list]) => [
+            table,
+            list
+              .filter((row) => !(table === 'schema_version' && row.includes('"version": 3')))
+              .map((row) => {
+                const o = JSON.parse(row) as Record<string, unknown>;
+                for (const key of sealed) delete o[key];
+                return JSON.stringify(o);
+              }),
+          ]),
+      );
+    const rowsAfter = await deskRows(older);
+    expect(unsealed(rowsAfter)).toEqual(unsealed(rowsBefore));
+    expect(rowsAfter.audit!.length).toBeGreaterThan(0);
+    expect(rowsAfter.audit!.every((r) => /"hash": "[0-9a-f]{64}"/.test(r))).toBe(true);
+    // The old entries are chained in their order, and the chain holds.
+    const check = await older.query('SELECT * FROM desk.verify_audit()');
+    expect(check.rows[0]).toMatchObject({ whole: true, entries: String(rowsAfter.audit!.length) });
     // …and that schema is the very one the files make on an empty database.
-    expect(catalogBefore).toEqual(await deskCatalog(fresh));
+    expect(await deskCatalog(older)).toEqual(await deskCatalog(fresh));
+    expect(catalogBefore).not.toEqual(await deskCatalog(older));
 
     const again = io();
     expect(await runCli(['--data-dir', tmpdir(), 'db', 'init-team', '--url', url], again.io)).toBe(EXIT.ok);
-    expect(again.out.join('\n')).toMatch(/already set up, schema version 2; nothing was run/);
+    expect(again.out.join('\n')).toMatch(/already set up, schema version 3; nothing was run/);
   });
 
   it('works for the team afterwards: what was there is read, and an upload goes through as before', async () => {

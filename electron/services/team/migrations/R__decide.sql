@@ -1,5 +1,6 @@
 -- desk.decide: re-applied whenever this file changes (CREATE OR REPLACE keeps its owner and grants).
--- Approving an upload the approver sends needs its exact file stored first.
+-- Approving needs the desk_approver role itself (desk_admin alone does not approve), and the
+-- upload's exact file stored and hashed here first, whoever sends it.
 CREATE OR REPLACE FUNCTION desk.decide(p_upload text, p_decision text, p_sha256 text, p_reason text,
   p_computer text DEFAULT '') RETURNS desk.upload LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -9,9 +10,9 @@ BEGIN
   IF p_decision IS NULL OR p_decision NOT IN ('approve', 'reject') THEN
     RAISE EXCEPTION USING ERRCODE = 'DD009', MESSAGE = 'The decision is either approve or reject.';
   END IF;
-  IF NOT pg_has_role(session_user, 'desk_approver', 'MEMBER') THEN
+  IF NOT desk.approves(session_user) THEN
     RAISE EXCEPTION USING ERRCODE = 'DD002',
-      MESSAGE = 'Only a person with the approver role may approve or reject uploads.';
+      MESSAGE = 'Only a person with the approver role may approve or reject uploads (a desk admin approves only when also granted desk_approver).';
   END IF;
   SELECT * INTO u FROM desk.upload WHERE id = p_upload FOR UPDATE;
   IF NOT FOUND THEN
@@ -33,9 +34,9 @@ BEGIN
   IF p_decision = 'reject' AND v_reason IS NULL THEN
     RAISE EXCEPTION USING ERRCODE = 'DD006', MESSAGE = 'Say why the upload is rejected: a reason is required.';
   END IF;
-  IF p_decision = 'approve' AND u.sender = 'approver' AND NOT desk.upload_file_matches(u) THEN
+  IF p_decision = 'approve' AND NOT desk.upload_file_matches(u) THEN
     RAISE EXCEPTION USING ERRCODE = 'DD003',
-      MESSAGE = format('The file stored with this upload is not (or not yet) the one submitted (SHA-256 %s): it cannot be approved for you to send. Try again in a moment; if it stays so, reject it and ask %s to upload again.',
+      MESSAGE = format('The file stored with this upload is not (or not yet) the one submitted (SHA-256 %s): it cannot be approved. Try again in a moment; if it stays so, reject it and ask %s to upload again.',
         u.file_sha256, u.preparer);
   END IF;
   UPDATE desk.upload SET

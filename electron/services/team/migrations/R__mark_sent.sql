@@ -1,6 +1,7 @@
 -- desk.mark_sent: re-applied whenever this file changes (CREATE OR REPLACE keeps its owner and grants).
 -- Sent once, by one computer: the preparer's, or the approver's when the rule said so at submission.
 -- Asked again, only the login and computer that sent it are answered; anyone else is told who did.
+-- Marked only when the approved file stored here is whole: the computer that sends sends those bytes.
 CREATE OR REPLACE FUNCTION desk.mark_sent(p_upload text, p_sha256 text, p_computer text DEFAULT '')
   RETURNS desk.upload LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -10,7 +11,7 @@ BEGIN
   IF NOT FOUND THEN
     RAISE EXCEPTION USING ERRCODE = 'DD004', MESSAGE = format('There is no upload %s on the team database.', p_upload);
   END IF;
-  IF u.preparer <> session_user AND NOT pg_has_role(session_user, 'desk_approver', 'MEMBER') THEN
+  IF u.preparer <> session_user AND NOT desk.approves(session_user) THEN
     RAISE EXCEPTION USING ERRCODE = 'DD007',
       MESSAGE = format('Only %s, who prepared this upload, or the approver who approves it may send it.', u.preparer);
   END IF;
@@ -43,7 +44,8 @@ BEGIN
       MESSAGE = CASE u.state WHEN 'waiting' THEN 'This upload is still waiting for approval: it cannot be sent yet.'
         ELSE format('This upload was %s: it cannot be sent.', CASE u.state WHEN 'void' THEN 'voided' ELSE u.state END) END;
   END IF;
-  IF u.sender = 'approver' AND NOT desk.upload_file_matches(u) THEN
+  -- Whoever sends, what leaves is the stored file, checked here: without it nothing is marked sent.
+  IF NOT desk.upload_file_matches(u) THEN
     RAISE EXCEPTION USING ERRCODE = 'DD003',
       MESSAGE = 'The file stored with this upload is not the one approved: it is not sent.';
   END IF;

@@ -1,5 +1,6 @@
 -- desk.upload_guarded: re-applied whenever this file changes (CREATE OR REPLACE keeps its owner and grants).
--- Even the functions (and the owner) keep what was submitted, and only move the state forward.
+-- Even the functions (and the owner) keep what was submitted, and only move the state forward
+-- (or from sent to void, when desk.unmark_sent records that nothing reached the service).
 CREATE OR REPLACE FUNCTION desk.upload_guarded() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF TG_OP <> 'UPDATE' THEN
@@ -13,7 +14,9 @@ BEGIN
   END IF;
   IF NEW.state IS DISTINCT FROM OLD.state AND NOT (
        (OLD.state = 'waiting' AND NEW.state IN ('approved', 'rejected', 'void'))
-    OR (OLD.state = 'approved' AND NEW.state IN ('void', 'sent'))) THEN
+    OR (OLD.state = 'approved' AND NEW.state IN ('void', 'sent'))
+    -- desk.unmark_sent: nothing reached the service.
+    OR (OLD.state = 'sent' AND NEW.state = 'void')) THEN
     RAISE EXCEPTION USING ERRCODE = 'DD005',
       MESSAGE = format('An upload that is %s cannot become %s.', OLD.state, NEW.state);
   END IF;

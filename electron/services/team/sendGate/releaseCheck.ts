@@ -4,16 +4,18 @@
  * when the approver sends), it says where the upload stands and the bulks sent elsewhere are
  * adopted here.
  */
+import { DeskFailure } from '../../../../shared/result';
 import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../../ledger/ledgerShapes';
 import { unsent, stopGroup } from '../../upload/ledgerGroups';
 import type { GateAnswer, SendGateHost } from '../../upload/sendGate';
 import { intentView } from '../../upload/views';
 import type { TeamDatabase, TeamUpload } from '../teamTypes';
 import { noteTeamState, refusalReason } from './approvalState';
-import { storeFiles } from './uploadFiles';
+import { storeFiles, useStoredBytes } from './uploadFiles';
 
 /**
- * The database marks the upload sent for exactly the file approved, or refuses. Refused while it
+ * The database marks the upload sent for exactly the file approved (its stored bytes put in place
+ * first, see useStoredBytes), or refuses. Refused while it
  * waits: nothing is sent and a later resume asks again. Rejected or void: the upload is stopped with
  * the reason and its rows no longer count as out.
  */
@@ -27,6 +29,25 @@ export async function releaseCheck(
   const approval = group.approval as LedgerApproval;
   // Another computer sends it (the approver's, by the team's rule): never sent from here.
   if (approval.sendsHere === false) return colleagueSends(host, team, group, filesStored);
+  // The approved bytes, fetched from the team database and checked, are what this computer sends:
+  // put in place before the upload is marked sent, so "sent" is never recorded for bytes that
+  // cannot leave. Without them nothing is marked and nothing goes.
+  let now: TeamUpload | null;
+  try {
+    now = await team.upload(group.id);
+  } catch {
+    return { verdict: 'wait' };
+  }
+  // Waiting: its file goes with the submission, should the server not have taken it then.
+  if (now?.state === 'waiting') await storeFiles(ctx, team, group, filesStored).catch(() => undefined);
+  if (now?.state === 'approved' && (now.sender === 'preparer' || approval.sendsHere === true)) {
+    try {
+      await useStoredBytes(ctx, team, group, filesStored);
+    } catch (e) {
+      if (!(e instanceof DeskFailure) || e.code !== 'FILE_MISMATCH') return { verdict: 'wait' };
+      return { verdict: 'wait', problem: e.message };
+    }
+  }
   try {
     const sent = await team.markSent(group.id, approval.fileSha256);
     await noteTeamState(ctx, group, sent);

@@ -119,15 +119,56 @@ describe('TeamSendGate', () => {
     expect(notices).toEqual([{ title: 'Upload rejected', body: 'March gifts: rejected by bob: too much' }]);
   });
 
-  it('waits, saying why, when an approved upload is refused', async () => {
+  it('sends nothing from here when the database says another computer sent it', async () => {
     const team = fakeTeam({
       markSent: vi.fn(async () => Promise.reject(new Error('another file was approved'))),
-      upload: vi.fn(async () => teamUpload('approved', { decidedBy: 'bob' })),
+      upload: vi.fn(async () => teamUpload('sent', { sentBy: 'bob', sentFrom: 'bob-pc' })),
     });
     const { gate, ledger } = await gateWith(team);
     const group = await recorded(ledger, testGroup('u1', { approval: testApproval('waiting') }));
-    expect(await gate.beforeSend(group)).toEqual({ verdict: 'wait', problem: 'another file was approved' });
+    expect((await gate.beforeSend(group)).verdict).toBe('elsewhere');
     expect(ledger.group('u1')?.stopped).toBeNull();
+  });
+
+  it('marks nothing sent, and says why, when the approved bytes are not stored in the team database', async () => {
+    const team = fakeTeam({
+      upload: vi.fn(async () => teamUpload('approved', { decidedBy: 'bob' })),
+      fetchUploadFile: vi.fn(async () => []),
+      storeUploadFile: vi.fn(async () => Promise.reject(new Error('gone'))),
+    });
+    const { gate, ledger } = await gateWith(team);
+    const group = await recorded(ledger, testGroup('u1', { approval: testApproval('waiting') }));
+    const answer = await gate.beforeSend(group);
+    expect(answer.verdict).toBe('wait');
+    expect(answer.problem).toMatch(
+      /is not stored in the team database, and the file on this computer is not that one: nothing was sent/,
+    );
+    expect(team.markSent).not.toHaveBeenCalled();
+    expect(ledger.group('u1')?.stopped).toBeNull();
+  });
+
+  it('records a send that never left as not sent in the team database, noting it here', async () => {
+    const team = fakeTeam({
+      unmarkSent: vi.fn(async () => teamUpload('void', { reason: 'Not sent: the file changed' })),
+    });
+    const { gate, ledger } = await gateWith(team);
+    const group = await recorded(
+      ledger,
+      testGroup('u1', {
+        approval: testApproval('sent', {
+          server: SERVER,
+          sendsHere: true,
+          sentBy: 'alice',
+          sentFrom: 'alice-pc',
+        }),
+      }),
+    );
+    await gate.nothingSent(group, 'the file changed');
+    expect(team.unmarkSent).toHaveBeenCalledWith('u1', 'the file changed');
+    expect(ledger.group('u1')?.approval?.state).toBe('void');
+    // Not an upload this computer marked sent: nothing to record.
+    await gate.nothingSent(testGroup('u2', { approval: testApproval('approved') }), 'x');
+    expect(team.unmarkSent).toHaveBeenCalledTimes(1);
   });
 
   it('adopts the bulks a colleague sent and follows them from here', async () => {

@@ -16,7 +16,7 @@ import { bulkMoved, giveBackRefusedRows, publishBulk, refusalKnown } from './int
 import { releaseCheck } from './releaseCheck';
 import { teamCall } from './teamCall';
 import { teamSubmission } from './teamSubmission';
-import { takeOver } from './uploadFiles';
+import { takeOver, useStoredBytes } from './uploadFiles';
 
 type TeamInForce = () => TeamDatabase | null;
 
@@ -48,11 +48,34 @@ export class TeamSendGate implements SendGate {
   }
 
   async beforeSend(group: LedgerGroup): Promise<GateAnswer> {
-    if (sentFromHere(group)) return { verdict: 'go' };
     const team = this.team();
+    if (sentFromHere(group)) {
+      // Marked sent already (a send cut short): what goes is still the stored, approved bytes.
+      if (team && group.approval && team.server === group.approval.server)
+        await useStoredBytes(this.host.ctx, team, group, this.filesStored).catch(() => undefined);
+      return { verdict: 'go' };
+    }
     // Only the database it was submitted to knows its approval: another one must not stop it.
     if (!team || team.server !== group.approval?.server) return localSendGate.beforeSend(group);
     return releaseCheck(this.host, team, group, this.filesStored);
+  }
+
+  /**
+   * The upload was stopped before any byte of it reached the service (its file to send was not the
+   * approved one, or could not be read): the team database records it as not sent, with the reason,
+   * and gives its rows back once. Best effort: unheard now, the upload stays "sent" for the team.
+   */
+  async nothingSent(group: LedgerGroup, reason: string): Promise<void> {
+    const team = this.team();
+    const approval = group.approval;
+    if (!team || !approval || team.server !== approval.server || approval.state !== 'sent') return;
+    if (approval.sendsHere === false) return;
+    try {
+      const known = await team.unmarkSent(group.id, reason);
+      await noteTeamState(this.host.ctx, this.host.ctx.ledger.group(group.id) ?? group, known);
+    } catch {
+      // Refused (a bulk of it was recorded) or unreachable: it stays sent for the team.
+    }
   }
 
   intentSaved(group: LedgerGroup, before: LedgerIntent, next: LedgerIntent): void {

@@ -81,10 +81,9 @@ async function submit(
       }),
     );
     const noted = await noteTeamState(ctx, group, submitted);
-    // The approver sends it: the exact files go with the submission (asked again at each resume
-    // while it waits, should the server not take them now).
-    if (submitted.sender === 'approver')
-      await storeFiles(ctx, team, noted, filesStored).catch(() => undefined);
+    // The exact files go with the submission, whoever sends it: an approval needs them, and the
+    // computer that sends sends them (asked again at each resume, should the server not take them now).
+    await storeFiles(ctx, team, noted, filesStored).catch(() => undefined);
     return noted;
   } catch (e) {
     const reason = `Not submitted to the team database: ${e instanceof Error ? e.message : String(e)}`;

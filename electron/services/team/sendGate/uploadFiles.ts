@@ -1,10 +1,10 @@
 /*
- * Team mode, when the team's rule says the approver sends: the preparer's computer stores each
- * part's exact gzip file with the submission, and the approver's computer takes the upload over
- * from those files.
+ * Team mode: the preparer's computer stores each part's exact gzip file with the submission; the
+ * computer that sends (the preparer's, or the approver's when the team's rule says so) sends those
+ * stored bytes, and the approver's computer takes the upload over from them.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bulkFileSchema, fingerprintDonation, type DonationAttributes } from '../../../../shared/donation';
 import { DeskFailure } from '../../../../shared/result';
 import type { LedgerGroup, LedgerPart } from '../../ledger/ledgerShapes';
@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../../storage/atomicFile';
 import { serviceInUse, type UploadBasics } from '../../upload/basics';
 import { gunzipText, sha256 } from '../../upload/compress';
 import { totalsOf } from '../../upload/prepare';
-import type { TeamDatabase, TeamUpload } from '../teamTypes';
+import type { TeamDatabase, TeamUpload, TeamUploadFile } from '../teamTypes';
 import { bulkFileSha256, environmentKeyOf } from '../teamUploads';
 import { teamCall } from './teamCall';
 
@@ -32,12 +32,69 @@ export async function storeFiles(
     if (sha256(bytes) !== part.fileHash) {
       throw new DeskFailure(
         'LEDGER_FILE_MISSING',
-        'The prepared file for this upload is missing or changed on disk, so it cannot go to the approver.',
+        'The prepared file for this upload is missing or changed on disk, so it cannot be stored with the submission.',
       );
     }
     await teamCall(() => team.storeUploadFile(group.id, part.index, bytes));
   }
   stored.add(group.id);
+}
+
+/**
+ * Right before an approved upload leaves this computer (whoever sends it): the bytes that go are the
+ * ones stored in the team database with the submission, fetched and checked against the approved
+ * SHA-256, never a rebuild nor a local file that changed. Each part's file on disk is replaced by the
+ * stored bytes where it differs (the sender reads it from there and checks it once more). Parts not
+ * stored yet (an upload submitted by an older app) are stored first from this computer's file, if it
+ * is still the one approved. Throws FILE_MISMATCH when the approved bytes cannot be had: nothing is
+ * sent then. Answers how many parts on disk were replaced.
+ */
+export async function useStoredBytes(
+  ctx: Pick<UploadBasics, 'ledger'>,
+  team: TeamDatabase,
+  group: LedgerGroup,
+  stored: Set<string>,
+): Promise<number> {
+  const approved = group.approval?.fileSha256 ?? '';
+  let files = await teamCall(() => team.fetchUploadFile(group.id));
+  if (!isApprovedFile(files, approved)) {
+    stored.delete(group.id);
+    await storeFiles(ctx, team, group, stored).catch(() => undefined);
+    files = await teamCall(() => team.fetchUploadFile(group.id));
+  }
+  if (!isApprovedFile(files, approved) || files.length !== group.parts.length) {
+    throw new DeskFailure(
+      'FILE_MISMATCH',
+      `The approved file of upload ${group.id} (SHA-256 ${approved}) is not stored in the team database, and the file on this computer is not that one: nothing was sent. Upload the workspace again.`,
+    );
+  }
+  let replaced = 0;
+  for (const part of group.parts) {
+    const f = files[part.index];
+    if (!f || f.sha256 !== part.fileHash) {
+      throw new DeskFailure(
+        'FILE_MISMATCH',
+        `Part ${part.index + 1} stored with upload ${group.id} is not the part approved: nothing was sent. Upload the workspace again.`,
+      );
+    }
+    const path = join(ctx.ledger.dir, part.file);
+    const local = await readFile(path).catch(() => null);
+    if (local && sha256(local) === f.sha256) continue;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(path, f.bytes);
+    replaced++;
+  }
+  return replaced;
+}
+
+/** Every part 0…n-1, each matching its hash, together the approved file (the bulkFileSha256 rule). */
+function isApprovedFile(files: readonly TeamUploadFile[], approved: string): boolean {
+  const hashes = files.map((f) => sha256(f.bytes));
+  return (
+    files.length > 0 &&
+    files.every((f, i) => f.part === i && hashes[i] === f.sha256) &&
+    bulkFileSha256(hashes) === approved
+  );
 }
 
 /**

@@ -232,7 +232,7 @@ export default function AuditPage() {
                     </Typography>
                   </TableCell>
                   <TableCell>{environmentWord(entry.environment)}</TableCell>
-                  <TableCell title={entry.action}>{auditActionWord(entry.action)}</TableCell>
+                  <TableCell title={entry.action}>{auditActionWord(entry.action, entry.details)}</TableCell>
                   <TableCell sx={{ maxWidth: 520, overflowWrap: 'anywhere' }}>
                     {describeAuditEntry(entry)}
                     <details>
