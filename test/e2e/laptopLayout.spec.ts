@@ -1,5 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, openApp, grid } from './fixtures';
+import {
+  test,
+  fastTest,
+  expect,
+  openApp,
+  grid,
+  openFixedSample,
+  sendAndProcess,
+  reconcileLater,
+} from './fixtures';
 
 /** How many of the grid's data rows lie wholly inside the window (below the app bar). */
 async function rowsInView(page: Page): Promise<number> {
@@ -57,3 +66,34 @@ test('F8 brings the cell and the line explaining it into view, also far down the
     expect(await inView(page, active), `the cell after F8 number ${i + 1}`).toBe(true);
   }
 });
+
+fastTest(
+  'at 1280×720 Reconcile shows a dozen donations, none wrapping onto a third line',
+  async ({ page, bridge }) => {
+    fastTest.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openApp(page, bridge, 'prepare');
+    await openFixedSample(page);
+    await sendAndProcess(page);
+    await reconcileLater(page, bridge);
+    const rows = page.getByTestId('donation-row');
+    await expect(rows.first()).toBeVisible();
+    // Scroll so the table's first donation sits just under the app bar, as a person reading it would.
+    await rows.first().evaluate((row) => {
+      const bar = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+      window.scrollBy(0, row.getBoundingClientRect().top - bar);
+    });
+    const heights = await rows.evaluateAll((all) => all.map((r) => r.getBoundingClientRect().height));
+    const lineHeight = await rows
+      .first()
+      .locator('td')
+      .first()
+      .evaluate((td) => parseFloat(getComputedStyle(td).lineHeight));
+    for (const height of heights)
+      expect(height, 'a donation on at most two lines').toBeLessThan(lineHeight * 3);
+    const inView = await rows.evaluateAll(
+      (all) => all.filter((r) => r.getBoundingClientRect().bottom <= window.innerHeight).length,
+    );
+    expect(inView).toBeGreaterThanOrEqual(12);
+  },
+);
