@@ -218,6 +218,7 @@ export default function ReconcilePage() {
         onSearchAll={() => void refresh(true)}
         busyListing={!!job}
         searchedAllAt={searchedAllAt}
+        replacementsShown={pageRows}
       />
 
       <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="donations-title">
