@@ -57,9 +57,12 @@ test('declined donations fixed together in the grid and sent as one bulk file; a
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
   await page.getByRole('button', { name: 'Refresh from the service' }).click();
   // Until the refresh has read the new bulk, the page shows them being replaced by its upload.
-  await expect(declined.getByTestId('resolution')).toHaveText([/^Replaced by /, /^Replaced by /], {
-    timeout: 30_000,
-  });
+  await expect(declined.getByTestId('resolution')).toHaveText(
+    [/^Replaced on .+ with a new donation/, /^Replaced on .+ with a new donation/],
+    {
+      timeout: 30_000,
+    },
+  );
   await expect(page.getByTestId('donation-row')).toHaveCount(5);
 
   // One donation from the form: the cause picked by name, a mistake shown on its field, then sent.
@@ -109,11 +112,13 @@ test('corrections from the grid sent one by one, each result shown', async ({ pa
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('radio', { name: /One by one/ }).check();
   await dialog.getByRole('button', { name: 'Send' }).click();
-  await expect(dialog.getByTestId('correction-result')).toHaveText([/^Row 2: Replaced by /]);
+  await expect(dialog.getByTestId('correction-result')).toHaveText([
+    /^Row 2: Replaced with a new donation of /,
+  ]);
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Reconcile' }).click();
-  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(declined.getByTestId('resolution')).toContainText(/^Replaced on .+ with a new donation/);
   await expect(page.getByTestId('donation-row')).toHaveCount(2);
 });
 
@@ -166,6 +171,6 @@ test('a correction whose answer never came: looked for at the service, then sent
   await expect(retry.getByRole('combobox', { name: 'Recipient' })).toHaveValue(good.id);
   await expect(retry.getByLabel('Amount (USD)')).toHaveValue('12.00');
   await retry.getByRole('button', { name: 'Send again' }).click();
-  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(declined.getByTestId('resolution')).toContainText(/^Replaced on .+ with a new donation/);
   await expect(page.getByTestId('donation-row')).toHaveCount(3);
 });

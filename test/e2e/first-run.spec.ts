@@ -81,6 +81,13 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await expect(page.getByRole('heading', { name: 'Uploads', level: 1 })).toBeVisible();
   await expect(page.getByTestId('intent-state').first()).toHaveText('Rejected', { timeout: 90_000 });
   await expect(page.getByTestId('upload-state').first()).toHaveText('Needs repair');
+  // Said as it is: the whole file was refused for one row, and that row is named.
+  await expect(page.getByTestId('intent-error').first()).toHaveText(
+    'The service refused the whole file: 1 of its 39 rows has an error, so no donation was created. Fix that row and send the file again.',
+  );
+  await expect(page.getByTestId('intent-refused-rows').first()).toHaveText(
+    'Row 24 of the spreadsheet needs fixing.',
+  );
   await shot(page, 'uploads-needs-repair');
   expect(await donationsAtService(bridge), 'a refused file creates nothing').toBe(0);
 
@@ -145,7 +152,17 @@ test('first run: the sample from import to a month-end that reconciles, through 
   const correct = page.getByRole('dialog', { name: 'Create a corrected donation' });
   await correct.getByRole('combobox', { name: 'Recipient' }).fill('840-446863710');
   await correct.getByRole('button', { name: 'Create donation' }).click();
-  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  // Said once done, in the words of the money; the declined one named by what replaced it, and the
+  // headline never counts the two together.
+  await expect(page.getByTestId('declined-done')).toHaveText(
+    /^A corrected donation of \$35\.00 to 840-446863710 was created\./,
+  );
+  await expect(declined.getByTestId('resolution')).toHaveText(
+    /^Replaced on .+ with a new donation of \$35\.00 to 840-446863710\.$/,
+  );
+  await expect(page.getByTestId('status-bar-label')).toHaveText(
+    'US Dollar (USD) · 39 donations · $8,607.26, and 1 declined donation ($35.00) apart',
+  );
 
   // 7. The month-end report reconciles: both uploads' rows and the correction, each counted once.
   await page.getByRole('button', { name: 'Show report' }).click();

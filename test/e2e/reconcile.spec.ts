@@ -51,7 +51,7 @@ test('follow an upload to CLEARED, correct the declined donation, see the month 
   const dialog = page.getByRole('dialog', { name: 'Create a corrected donation' });
   await dialog.getByRole('combobox', { name: 'Recipient' }).fill('840-446863710');
   await dialog.getByRole('button', { name: 'Create donation' }).click();
-  await expect(declined.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(declined.getByTestId('resolution')).toContainText(/^Replaced on .+ with a new donation/);
 
   // The month-end report adds up.
   await page.getByRole('button', { name: 'Show report' }).click();

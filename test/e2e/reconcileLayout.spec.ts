@@ -108,7 +108,8 @@ test('Reconcile in plain words at 1280 and 1440 px; a cause that cannot receive 
     await expect(main).not.toContainText(code);
   await expect(page.getByTestId('status-bar-label')).toHaveText([
     /^Euro \(EUR\) · 1 donation · /,
-    /^US Dollar \(USD\) · 4 donations · /,
+    // What goes ahead, and the declined ones apart: never added together.
+    'US Dollar (USD) · 2 donations · $12,355.50, and 2 declined donations ($50.00) apart',
   ]);
 
   for (const width of [1280, 1440]) {
@@ -168,5 +169,5 @@ test('Reconcile in plain words at 1280 and 1440 px; a cause that cannot receive 
   await expect(dialog.getByTestId('recipient-helper')).not.toContainText('Cannot receive money');
   await page.screenshot({ path: 'test-results/reconcile-correct-dialog.png' });
   await dialog.getByRole('button', { name: 'Create donation' }).click();
-  await expect(single.getByTestId('resolution')).toContainText('Replaced by');
+  await expect(single.getByTestId('resolution')).toContainText(/^Replaced on .+ with a new donation/);
 });

@@ -1,3 +1,5 @@
+import { donationResponseAttributesSchema } from '../../../shared/bulk-file/serviceShapes';
+import { formatMinor } from '../../../shared/amounts';
 import type { ChannelResponse, Workspace } from '../../../shared/contract';
 import { REPLACES_KEY } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
@@ -88,7 +90,7 @@ export async function correctFromWorkspace(
         ...base,
         outcome: 'replaced',
         replacementId: replacement.resource.id,
-        message: `Replaced by ${replacement.resource.id}.`,
+        message: replacedMessage(replacement.resource.attributes),
       });
     } catch (e) {
       results.push({
@@ -101,4 +103,12 @@ export async function correctFromWorkspace(
   }
   onProgress(total, total);
   return results.sort((a, b) => a.rowKey - b.rowKey);
+}
+
+/** "Replaced with a new donation of $35.00 to 840-446863710." (its id is in `replacementId`). */
+function replacedMessage(attributes: unknown): string {
+  const parsed = donationResponseAttributesSchema.safeParse(attributes);
+  if (!parsed.success) return 'Replaced with a new donation.';
+  const { funds, destination } = parsed.data;
+  return `Replaced with a new donation of ${formatMinor(funds.amount, funds.currencyCode)} to ${destination.recipientId}.`;
 }

@@ -20,7 +20,12 @@ export const theme = createTheme({
   },
   components: {
     MuiButtonBase: { defaultProps: { disableRipple: false } },
-    MuiButton: { defaultProps: { variant: 'contained', disableElevation: true } },
+    // Sentence case, as the words are written: easier to read than capitals, and a toolbar of them
+    // fits on one line at 1280 pixels.
+    MuiButton: {
+      defaultProps: { variant: 'contained', disableElevation: true },
+      styleOverrides: { root: { textTransform: 'none' } },
+    },
     // A focus ring people can see on every control, not only the browser default.
     MuiCssBaseline: {
       styleOverrides: {

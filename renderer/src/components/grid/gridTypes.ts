@@ -40,6 +40,6 @@ export const GRID_HEADER_HEIGHT = 56;
  * The grid's height on a page: what the window leaves below the workspace's details, but never
  * less than eight rows, so that at any zoom some rows show (the page scrolls instead).
  */
-export const GRID_HEIGHT = `max(calc(100vh - 420px), ${GRID_HEADER_HEIGHT + 8 * ROW_HEIGHT + 2}px)`;
+export const GRID_HEIGHT = `max(calc(100vh - 330px), ${GRID_HEADER_HEIGHT + 8 * ROW_HEIGHT + 2}px)`;
 export const NUMBER_WIDTH = 64;
 export const DEFAULT_WIDTH = 160;

@@ -49,6 +49,9 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     useServiceErrors(repairIntentId, workspace, model);
   const [chosen, forgetChosen] = useChosenRecipient();
   const grid = useRef<DataGridHandle>(null);
+  // The grid with the line under it that explains the active cell: kept in view together.
+  const gridArea = useRef<HTMLDivElement>(null);
+  const showGridArea = () => gridArea.current?.scrollIntoView({ block: 'nearest' });
   const [onlyErrors, setOnlyErrors] = useState(false);
   const [active, setActive] = useState<ActiveCell>({ row: 0, col: 0 });
   const [findOpen, setFindOpen] = useState(false);
@@ -61,11 +64,18 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     let frame = 0;
     let tries = 0;
     const focusWhenShown = () => {
-      if (grid.current) grid.current.focus();
-      else if (tries++ < 120) frame = requestAnimationFrame(focusWhenShown);
+      if (grid.current) {
+        grid.current.focus();
+        // Once what sits above the grid has its height: the grid and its explaining line in view.
+        settle = window.setTimeout(showGridArea, 150);
+      } else if (tries++ < 120) frame = requestAnimationFrame(focusWhenShown);
     };
+    let settle = 0;
     frame = requestAnimationFrame(focusWhenShown);
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(settle);
+    };
   }, []);
 
   const summary = useMemo(
@@ -132,6 +142,8 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     });
     if (!found) return setNotice({ severity: 'success', text: 'No errors or warnings left.' });
     grid.current?.goTo(found.index, found.column);
+    // Once the line under the grid explains the new cell (it may take two lines).
+    requestAnimationFrame(showGridArea);
     if (found.severity === 'warning')
       setNotice({ severity: 'info', text: 'No errors left: F8 now goes through the warnings.' });
   }
@@ -248,31 +260,33 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         </Alert>
       )}
 
-      <DataGrid
-        ref={grid}
-        ariaLabel={`Rows of ${model.name}`}
-        columns={columns}
-        rows={visibleRows}
-        issuesOf={issuesOf}
-        onChange={(changes, label) => model.edit(changes, label)}
-        onAppendRows={(cells) => model.insertRows(model.rows.length, cells, 'Paste rows')}
-        onActiveChange={(a) => a && setActive(a)}
-        onCommand={(command) => {
-          if (command === 'undo') model.undo();
-          else if (command === 'redo') model.redo();
-          else if (command === 'find') setFindOpen(true);
-          else if (command === 'next-error') jumpToError(1);
-          else if (command === 'previous-error') jumpToError(-1);
-        }}
-        height={GRID_HEIGHT}
-      />
-      {rowLevel.length > 0 && (
-        <Alert severity={rowLevel.some((i) => i.severity === 'error') ? 'error' : 'warning'}>
-          {rowLevel.map((i) => (
-            <div key={`${i.code}-${i.message}`}>{i.message}</div>
-          ))}
-        </Alert>
-      )}
+      <Stack ref={gridArea} spacing={1}>
+        <DataGrid
+          ref={grid}
+          ariaLabel={`Rows of ${model.name}`}
+          columns={columns}
+          rows={visibleRows}
+          issuesOf={issuesOf}
+          onChange={(changes, label) => model.edit(changes, label)}
+          onAppendRows={(cells) => model.insertRows(model.rows.length, cells, 'Paste rows')}
+          onActiveChange={(a) => a && setActive(a)}
+          onCommand={(command) => {
+            if (command === 'undo') model.undo();
+            else if (command === 'redo') model.redo();
+            else if (command === 'find') setFindOpen(true);
+            else if (command === 'next-error') jumpToError(1);
+            else if (command === 'previous-error') jumpToError(-1);
+          }}
+          height={GRID_HEIGHT}
+        />
+        {rowLevel.length > 0 && (
+          <Alert severity={rowLevel.some((i) => i.severity === 'error') ? 'error' : 'warning'}>
+            {rowLevel.map((i) => (
+              <div key={`${i.code}-${i.message}`}>{i.message}</div>
+            ))}
+          </Alert>
+        )}
+      </Stack>
       <KeysHelp />
 
       {uploadOpen && (

@@ -24,12 +24,17 @@ function Stat({
   tone?: 'error' | 'warning' | 'success';
 }) {
   return (
-    <Box sx={{ minWidth: 90 }}>
+    <Box sx={{ minWidth: 72 }}>
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
       <Typography
-        sx={{ fontSize: '1.4rem', fontWeight: 600, color: tone ? `${tone}.main` : undefined }}
+        sx={{
+          fontSize: '1.25rem',
+          fontWeight: 600,
+          lineHeight: 1.3,
+          color: tone ? `${tone}.main` : undefined,
+        }}
         data-testid={`summary-${label.toLowerCase()}`}
       >
         {value}
@@ -38,22 +43,31 @@ function Stat({
   );
 }
 
-/** Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. */
+/**
+ * Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. One
+ * band about 120 px high, so that at 1280×720 the grid below still shows ten rows and more.
+ */
 function SummaryPanelView({ counts, totals, largest }: Props) {
   const top = largest[0]?.amount ?? 1;
   const n = (x: number) => x.toLocaleString();
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Summary">
-      <Stack direction={{ xs: 'column', lg: 'row' }} spacing={4}>
-        <Stack direction="row" spacing={3} sx={{ flexShrink: 0 }}>
+    <Paper
+      variant="outlined"
+      // As high while the rows are being checked as once the recipients are listed: nothing below jumps.
+      sx={{ px: 2, py: 1.5, minHeight: 120 }}
+      component="section"
+      aria-label="Summary"
+    >
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} useFlexGap>
+        <Stack direction="row" spacing={2.5} sx={{ flexShrink: 0 }}>
           <Stat label="Rows" value={n(counts.rows)} />
           <Stat label="Valid" value={n(counts.valid)} tone="success" />
           <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
           <Stat label="Warnings" value={n(counts.warnings)} tone={counts.warnings ? 'warning' : undefined} />
         </Stack>
-        <Box sx={{ minWidth: 220 }}>
-          <Typography variant="h3" component="h3" gutterBottom>
+        <Box sx={{ minWidth: 200, flexShrink: 0 }}>
+          <Typography variant="subtitle2" component="h3">
             Valid donations per currency
           </Typography>
           {totals.length === 0 ? (
@@ -66,14 +80,34 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
             ))
           )}
         </Box>
-        <Box sx={{ flexGrow: 1, minWidth: 260 }}>
-          <Typography variant="h3" component="h3" gutterBottom>
+        <Box sx={{ flexGrow: 1, minWidth: 240 }}>
+          <Typography variant="subtitle2" component="h3">
             Largest recipients
           </Typography>
-          <Stack spacing={0.75} component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+          <Box
+            component="ol"
+            sx={{
+              listStyle: 'none',
+              p: 0,
+              m: 0,
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fill, minmax(175px, 1fr))',
+              columnGap: 2,
+              rowGap: 0.5,
+            }}
+          >
             {largest.map((r) => (
               <Box component="li" key={`${r.recipientId}|${r.currencyCode}`}>
-                <Stack direction="row" sx={{ justifyContent: 'space-between', fontSize: 13 }}>
+                <Stack
+                  direction="row"
+                  spacing={1}
+                  sx={{
+                    justifyContent: 'space-between',
+                    fontSize: 12.5,
+                    lineHeight: 1.4,
+                    whiteSpace: 'nowrap',
+                  }}
+                >
                   <span>{r.recipientId}</span>
                   <span>
                     {formatMinor(r.amount, r.currencyCode)} · {r.count}
@@ -82,15 +116,15 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
                 <Box
                   aria-hidden
                   sx={{
-                    height: 6,
-                    borderRadius: 3,
+                    height: 4,
+                    borderRadius: 2,
                     bgcolor: 'primary.main',
                     width: `${Math.max(2, (r.amount / top) * 100)}%`,
                   }}
                 />
               </Box>
             ))}
-          </Stack>
+          </Box>
         </Box>
       </Stack>
     </Paper>

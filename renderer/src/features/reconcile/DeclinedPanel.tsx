@@ -17,6 +17,7 @@ import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared
 import { checkRecipientId } from '../../../../shared/donation';
 import { codeWord, count, withCode } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
+import { dateTime, dayWords } from '../../lib/dates';
 import { OPEN_WORKSPACE_KEY } from '../../app/routes';
 import { RecipientField } from './RecipientField';
 
@@ -75,8 +76,8 @@ function ReplacingActions(props: {
     <Stack spacing={0.5} sx={{ maxWidth: 380 }}>
       <Typography color={props.searched ? 'text.primary' : 'warning.dark'} data-testid="resolution">
         {props.searched
-          ? `Not among every donation of the account, read from ${new Date(props.searched).toLocaleString()}: the correction sent ${new Date(props.at).toLocaleString()} was not made, so sending it again is safe.`
-          : `A correction sent ${new Date(props.at).toLocaleString()} got no answer: the service may have made it.`}
+          ? `Not among every donation of the account, read from ${dateTime(props.searched)}: the correction sent ${dateTime(props.at)} was not made, so sending it again is safe.`
+          : `A correction sent ${dateTime(props.at)} got no answer: the service may have made it.`}
       </Typography>
       <Stack direction="row" spacing={1}>
         {props.onSearchAll && !props.searched && (
@@ -117,9 +118,30 @@ interface Props {
    * showed: it can only speak for corrections sent before then.
    */
   searchedAllAt?: string | null;
+  /** Donations the page has read, to name a replacement by its amount and recipient, not its id. */
+  replacementsShown?: readonly DonationView[];
 }
 
 /** Declined donations grouped by the service's reason; each one corrected (a new donation) or dismissed. */
+
+/** What a correction made, in the words of the money: "A corrected donation of $35.00 to … was created." */
+export function correctedWords(
+  replacement: Pick<DonationView, 'amount' | 'currencyCode' | 'recipientId'>,
+): string {
+  return `A corrected donation of ${formatMinor(replacement.amount, replacement.currencyCode)} to ${replacement.recipientId} was created. The declined one stays as the service keeps it, marked replaced; it no longer counts in the totals.`;
+}
+
+/** A replaced declined donation, named by what replaced it (its id stays in the details). */
+export function replacedWords(
+  resolution: { at: string; replacementId: string; by?: string },
+  replacement: Pick<DonationView, 'amount' | 'currencyCode' | 'recipientId'> | undefined,
+): string {
+  const who = resolution.by ? ` by ${resolution.by}` : '';
+  const what = replacement
+    ? `a new donation of ${formatMinor(replacement.amount, replacement.currencyCode)} to ${replacement.recipientId}`
+    : 'a new donation';
+  return `Replaced${who} ${dayWords(resolution.at)} with ${what}.`;
+}
 
 /** A colleague's correction of a declined donation, as the team database has it. */
 function elsewhereText(c: NonNullable<DonationView['correctionElsewhere']>): string {
@@ -134,6 +156,7 @@ export function DeclinedPanel({
   onSearchAll,
   busyListing = false,
   searchedAllAt = null,
+  replacementsShown,
 }: Props) {
   const [action, setAction] = useState<Action>(null);
   // The dialog's content stays the action's until it has faded out: a dismissal must not read
@@ -149,7 +172,14 @@ export function DeclinedPanel({
   const [gridError, setGridError] = useState<string | null>(null);
   /** Why the last correction's answer never came (shown above the list, the dialog being closed). */
   const [lost, setLost] = useState<string | null>(null);
+  /** What the last correction or dismissal did, said once it is done. */
+  const [done, setDone] = useState<string | null>(null);
 
+  /** The corrected donations the listed ones were replaced by, when the page has them. */
+  const replacements = useMemo(
+    () => new Map((replacementsShown ?? []).map((d) => [d.id, d])),
+    [replacementsShown],
+  );
   const groups = useMemo(() => {
     const byCode = new Map<string, DonationView[]>();
     for (const d of donations) {
@@ -178,10 +208,14 @@ export function DeclinedPanel({
     setBusy(true);
     setError(null);
     setLost(null);
+    setDone(null);
     if (action.kind === 'dismiss') {
       const r = await desk['donations.dismiss']({ donationId: action.donation.id, reason });
       setBusy(false);
       if (!r.ok) return setError(r.error.message);
+      setDone(
+        `The declined donation of ${formatMinor(action.donation.amount, action.donation.currencyCode)} to ${action.donation.recipientId} is dismissed: ${reason.trim()}`,
+      );
     } else {
       const parsed = parseAmount(amount, action.donation.currencyCode);
       if (!parsed.ok) {
@@ -210,6 +244,7 @@ export function DeclinedPanel({
         }
         return setError(r.error.message);
       }
+      setDone(correctedWords(r.value.replacement));
     }
     close();
     onChanged();
@@ -278,6 +313,17 @@ export function DeclinedPanel({
           {chosen.length === 0 ? 'Select all open' : 'Clear selection'}
         </Button>
       </Stack>
+      {done && (
+        <Alert
+          severity="success"
+          role="status"
+          sx={{ mt: 1 }}
+          onClose={() => setDone(null)}
+          data-testid="declined-done"
+        >
+          {done}
+        </Alert>
+      )}
       {lost && (
         <Alert severity="warning" role="alert" sx={{ mt: 1 }} onClose={() => setLost(null)}>
           {lost} The donation below shows what to do next.
@@ -357,9 +403,7 @@ export function DeclinedPanel({
                 ) : d.resolution ? (
                   <Typography color="text.secondary" data-testid="resolution">
                     {d.resolution.kind === 'replaced'
-                      ? d.resolution.by
-                        ? `Replaced by ${d.resolution.by}: ${d.resolution.replacementId}`
-                        : `Replaced by ${d.resolution.replacementId}`
+                      ? replacedWords(d.resolution, replacements.get(d.resolution.replacementId))
                       : d.resolution.by
                         ? `Dismissed by ${d.resolution.by}: ${d.resolution.reason}`
                         : `Dismissed: ${d.resolution.reason}`}

@@ -218,6 +218,7 @@ export default function ReconcilePage() {
         onSearchAll={() => void refresh(true)}
         busyListing={!!job}
         searchedAllAt={searchedAllAt}
+        replacementsShown={pageRows}
       />
 
       <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="donations-title">
@@ -268,7 +269,8 @@ export default function ReconcilePage() {
         <Box
           sx={{
             display: 'grid',
-            gridTemplateColumns: 'minmax(0, 1fr) 340px',
+            // The details beside the table, narrower on a laptop so the table keeps its columns.
+            gridTemplateColumns: { xs: 'minmax(0, 1fr) 300px', xl: 'minmax(0, 1fr) 340px' },
             gap: 2,
             alignItems: 'start',
           }}
@@ -277,13 +279,13 @@ export default function ReconcilePage() {
             <Table size="small" aria-label="Donations" sx={{ tableLayout: 'fixed', width: '100%' }}>
               <TableHead>
                 <TableRow>
-                  <TableCell sx={{ width: '25%' }}>Recipient</TableCell>
+                  <TableCell sx={{ width: '18%' }}>Recipient</TableCell>
                   <TableCell align="right" sx={{ width: '15%' }}>
                     Amount
                   </TableCell>
-                  <TableCell sx={{ width: '14%' }}>Donor</TableCell>
-                  <TableCell sx={{ width: '22%' }}>State</TableCell>
-                  <TableCell sx={{ width: '24%' }}>From</TableCell>
+                  <TableCell sx={{ width: '18%' }}>Donor</TableCell>
+                  <TableCell sx={{ width: '23%' }}>State</TableCell>
+                  <TableCell sx={{ width: '26%' }}>From</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -294,7 +296,20 @@ export default function ReconcilePage() {
                     selected={selected?.id === d.id}
                     onClick={() => setSelected(d)}
                     data-testid="donation-row"
-                    sx={{ cursor: 'pointer', '& td': { overflowWrap: 'break-word' } }}
+                    // One line per donation, so a laptop screen shows a dozen: what does not fit ends in "…"
+                    // and is said in full on hover and in the details.
+                    sx={{
+                      cursor: 'pointer',
+                      '& td': {
+                        py: 0.5,
+                        px: 1,
+                        lineHeight: 1.35,
+                        whiteSpace: 'nowrap',
+                        overflow: 'hidden',
+                        textOverflow: 'ellipsis',
+                      },
+                      '& td > *': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
+                    }}
                   >
                     <TableCell>
                       <Button
@@ -314,7 +329,7 @@ export default function ReconcilePage() {
                     >
                       {formatMinor(d.amount, d.currencyCode)}
                     </TableCell>
-                    <TableCell>{d.donorName ?? '—'}</TableCell>
+                    <TableCell title={d.donorName ?? undefined}>{d.donorName ?? '—'}</TableCell>
                     <TableCell>
                       <StateWord state={d.state} />
                       <Typography variant="body2" color="text.secondary" title="Last update from the service">
@@ -336,7 +351,7 @@ export default function ReconcilePage() {
                         ) : (
                           'one by one'
                         )}
-                      </Box>
+                      </Box>{' '}
                       <Typography
                         variant="body2"
                         color="text.secondary"

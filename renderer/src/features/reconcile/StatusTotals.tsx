@@ -29,6 +29,19 @@ const figures = (list: Money[]) =>
         </Box>
       ));
 
+/**
+ * A currency's headline: what goes ahead, then what was declined apart. A declined donation and the
+ * corrected one that replaces it are never added together ("39 donations", not "40").
+ */
+export function headline(currency: string, n: number, amount: number, declined: Money | undefined): string {
+  const going = n - (declined?.count ?? 0);
+  const goingAmount = amount - (declined?.amount ?? 0);
+  const head = `${currencyLabel(currency)} · ${count(going, 'donation')} · ${formatMinor(goingAmount, currency)}`;
+  return declined && declined.count > 0
+    ? `${head}, and ${count(declined.count, 'declined donation')} (${formatMinor(declined.amount, currency)}) apart`
+    : head;
+}
+
 /** Reconciled, not read yet, or does not add up: what a person needs to know of an upload's control total. */
 export function ControlChip({ upload }: { upload: UploadControl }) {
   if (upload.notReadYet) {
@@ -69,7 +82,7 @@ export function StatusTotals({ summary }: { summary: Summary }) {
         return (
           <Box key={currency} sx={{ mb: 1.5 }} data-testid={`status-bar-${currency}`}>
             <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="status-bar-label">
-              {currencyLabel(currency)} · {count(n, 'donation')} · {formatMinor(amount, currency)}
+              {headline(currency, n, amount, line(currency, 'DECLINED'))}
             </Typography>
             <Box
               sx={{ display: 'flex', height: 14, borderRadius: 1, overflow: 'hidden', bgcolor: 'grey.200' }}

@@ -26,6 +26,7 @@ import {
   serviceIdWords,
   timelineSteps,
 } from './intentWords';
+import { RefusedRows } from './RefusedRows';
 import { environmentLabels, type EnvironmentId } from '../../../../shared/contract/environment';
 import { copyText } from '../../components/copyText';
 import { desk } from '../../app/deskClient';
@@ -293,6 +294,7 @@ export default function UploadsPage() {
                             </Typography>
                           </Tooltip>
                         )}
+                        {i.state === 'ERROR' && !i.correctedByUpload && <RefusedRows intentId={i.intentId} />}
                         {i.correctedByUpload && (
                           <Typography variant="body2">Corrected by a later upload.</Typography>
                         )}

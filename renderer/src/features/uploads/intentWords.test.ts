@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   intentErrorWords,
+  refusedRowsWords,
   intentNameWords,
   intentSentWords,
   intentStateWord,
@@ -27,8 +28,11 @@ describe('a bulk in words', () => {
   it('says how many rows a rejected file had refused', () => {
     const rejected = { code: 'INVALID_BULK_DONATIONS', title: 'Invalid donations', detail: '' };
     expect(intentErrorWords({ error: rejected, rows: 5, donations: 0, counts: { invalid: 1 } })?.text).toBe(
-      'Some rows were rejected. 1 row was refused; no donation was created.',
+      'The service refused the whole file: 1 of its 5 rows has an error, so no donation was created. Fix that row and send the file again.',
     );
+    expect(
+      intentErrorWords({ error: rejected, rows: 39, donations: 0, counts: { invalid: 2 } })?.text,
+    ).toContain('2 of its 39 rows have an error, so no donation was created. Fix those rows');
     expect(intentErrorWords({ error: null, rows: 5, donations: 5, counts: {} })).toBeNull();
   });
 
@@ -103,5 +107,19 @@ describe('a bulk named for a person, not by the service’s id', () => {
   it('keeps the service’s id for the tooltip', () => {
     expect(serviceIdWords('bulk_7f3a')).toBe('The service’s id for this file: bulk_7f3a');
     expect(serviceIdWords(null)).toBe('The service has not given this file an id yet.');
+  });
+});
+
+describe('the rows a rejected file had refused', () => {
+  it('names them as the spreadsheet numbers them, a few then how many more', () => {
+    expect(refusedRowsWords([24])).toBe('Row 24 of the spreadsheet needs fixing.');
+    expect(refusedRowsWords([24, 8, 24])).toBe('Rows 8 and 24 of the spreadsheet need fixing.');
+    expect(refusedRowsWords([3, 8, 12, 17, 20, 24, 31])).toBe(
+      'Rows 3, 8, 12, 17, 20 and 2 more of the spreadsheet need fixing.',
+    );
+    expect(refusedRowsWords([24, null])).toBe(
+      'Row 24 of the spreadsheet needs fixing, and rows added in the app.',
+    );
+    expect(refusedRowsWords([])).toBeNull();
   });
 });

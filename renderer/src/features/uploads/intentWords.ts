@@ -58,9 +58,13 @@ export function intentErrorWords(intent: Pick<IntentView, 'error' | 'rows' | 'do
       `${count(made, 'donation')} ${plural(made, { one: 'was', other: 'were' })} created; ${count(left, 'row')} ${plural(left, { one: 'is', other: 'are' })} still to send.`,
     );
   } else if (intent.counts.invalid) {
-    parts.push(
-      `${count(intent.counts.invalid, 'row')} ${plural(intent.counts.invalid, { one: 'was', other: 'were' })} refused; no donation was created.`,
-    );
+    // The service refuses a whole file for one bad row: said so, lest "1 row was refused" read as
+    // "the other rows went through".
+    const invalid = intent.counts.invalid;
+    return {
+      text: `The service refused the whole file: ${invalid.toLocaleString()} of its ${count(intent.rows, 'row')} ${plural(invalid, { one: 'has', other: 'have' })} an error, so no donation was created. Fix ${plural(invalid, { one: 'that row', other: 'those rows' })} and send the file again.`,
+      serviceSaid: withCode(`${error.title}${error.detail ? `: ${error.detail}` : ''}`, error.code),
+    };
   } else if (made === 0) parts.push('No donation was created.');
   return {
     text: parts.join(' '),
@@ -107,4 +111,21 @@ export function serviceIdWords(serviceId: string | null): string {
   return serviceId
     ? `The service’s id for this file: ${serviceId}`
     : 'The service has not given this file an id yet.';
+}
+
+/** The rows the service refused, named as the spreadsheet numbers them: "Row 24 needs fixing." */
+export function refusedRowsWords(rows: readonly (number | null)[], shown = 5): string | null {
+  const numbers = [...new Set(rows.filter((r): r is number => r !== null))].sort((a, b) => a - b);
+  const added = rows.some((r) => r === null);
+  if (numbers.length === 0) return added ? 'Rows added in the app need fixing.' : null;
+  const named = numbers.slice(0, shown).map(String);
+  const more = numbers.length - named.length;
+  const list =
+    more > 0
+      ? `${named.join(', ')} and ${more.toLocaleString()} more`
+      : named.length > 1
+        ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`
+        : named[0];
+  const many = numbers.length > 1;
+  return `${many ? 'Rows' : 'Row'} ${list} of the spreadsheet ${many ? 'need' : 'needs'} fixing${added ? ', and rows added in the app' : ''}.`;
 }

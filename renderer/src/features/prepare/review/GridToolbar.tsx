@@ -70,23 +70,27 @@ export const GridToolbar = memo(function GridToolbar({
   return (
     <Stack
       direction="row"
-      spacing={1}
+      spacing={0.75}
       useFlexGap
       role="toolbar"
       aria-label="Grid tools"
       sx={{ alignItems: 'center', flexWrap: 'wrap' }}
     >
       <FormControlLabel
-        control={<Switch checked={onlyErrors} onChange={(e) => onOnlyErrors(e.target.checked)} />}
+        control={
+          <Switch size="small" checked={onlyErrors} onChange={(e) => onOnlyErrors(e.target.checked)} />
+        }
         label="Only rows with errors"
+        slotProps={{ typography: { variant: 'body2' } }}
+        sx={{ ml: 0 }}
       />
       <Tooltip title="Previous error; once none is left, previous warning (Shift+F8)">
-        <IconButton aria-label="Previous error" onClick={() => actions.current?.jumpToError(-1)}>
+        <IconButton size="small" aria-label="Previous error" onClick={() => actions.current?.jumpToError(-1)}>
           <NavigateBefore />
         </IconButton>
       </Tooltip>
       <Tooltip title="Next error; once none is left, next warning (F8)">
-        <IconButton aria-label="Next error" onClick={() => actions.current?.jumpToError(1)}>
+        <IconButton size="small" aria-label="Next error" onClick={() => actions.current?.jumpToError(1)}>
           <NavigateNext />
         </IconButton>
       </Tooltip>
@@ -161,14 +165,14 @@ const UndoRedo = memo(function UndoRedo({
     <>
       <Tooltip title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Nothing to undo'}>
         <span>
-          <IconButton aria-label="Undo" onClick={onUndo} disabled={!canUndo}>
+          <IconButton size="small" aria-label="Undo" onClick={onUndo} disabled={!canUndo}>
             <Undo />
           </IconButton>
         </span>
       </Tooltip>
       <Tooltip title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Nothing to redo'}>
         <span>
-          <IconButton aria-label="Redo" onClick={onRedo} disabled={!canRedo}>
+          <IconButton size="small" aria-label="Redo" onClick={onRedo} disabled={!canRedo}>
             <Redo />
           </IconButton>
         </span>

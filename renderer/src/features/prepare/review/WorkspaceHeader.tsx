@@ -1,6 +1,5 @@
 import { memo } from 'react';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
@@ -46,10 +45,14 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
           onBlur={(e) => e.target.value.trim() && e.target.value !== name && onRename(e.target.value.trim())}
           sx={{ minWidth: 280 }}
         />
-        <Typography color="text.secondary">
+        <Typography
+          color="text.secondary"
+          noWrap
+          title={`${sourceFileLabel(source)} · headers in row ${source.headerRow}`}
+          sx={{ flex: '1 1 0', minWidth: 120 }}
+        >
           {sourceFileLabel(source)} · headers in row {source.headerRow}
         </Typography>
-        <Box sx={{ flexGrow: 1 }} />
         <StandingChip standing={standing} rows={rows} invalid={invalid} />
         <Chip
           size="small"
@@ -70,7 +73,7 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
         </Alert>
       )}
       {source.warnings.length > 0 && (
-        <Alert severity="info">
+        <Alert severity="info" sx={{ py: 0 }}>
           {source.warnings.map((w) => (
             <div key={w}>{w}</div>
           ))}
