@@ -13,7 +13,6 @@ export { AuditStore } from './auditStore';
 export { AuditTrail } from './auditTrail';
 export { auditedServices } from './auditedServices';
 export { notShared, type AuditSharing, type SharedAuditTrail, type TrailCheck } from './auditSharing';
-export { verifyChain, entryHash, type ChainHead, type SealedRow } from './auditChain';
 
 /** The audit trail of a data folder: the trail itself, what feeds it from the workspaces, and its channels. */
 export function createAuditServices(options: {
