@@ -18,6 +18,10 @@ const benches = [
   ],
   ['Offline sandbox: bulk processing and concurrent pages', ['scripts/bench-emulator.mjs']],
   [
+    'Audit trail hash chain: one append, and audit verify of a long trail',
+    ['scripts/bench-audit-chain.mjs', '--entries', quick ? '100000' : '1000000'],
+  ],
+  [
     'Data folder database at history scale: refresh, first page, month report, size',
     ['scripts/bench-db.mjs', '--donations', quick ? '100000' : '1000000'],
   ],

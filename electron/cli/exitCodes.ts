@@ -8,7 +8,10 @@ import { DeskFailure } from '../../shared/result';
  */
 export const EXIT = {
   ok: 0,
-  /** Rows are invalid, an upload ended in ERROR, a report does not reconcile. */
+  /**
+   * Rows are invalid, an upload ended in ERROR, a report does not reconcile, an audit trail is
+   * broken (`audit verify`: an entry changed, removed or added from outside the app).
+   */
   problems: 1,
   /** The file, the arguments or the configuration cannot be used. */
   usage: 2,
@@ -22,7 +25,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The exit codes in words, for `donation-desk --help`. */
 export const EXIT_CODES_HELP = `Exit codes: 0 done; 1 problems found (invalid rows, rows already sent, an upload in ERROR or stopped,
-totals that do not reconcile, a decision the team database refused); 2 the file, arguments or
+totals that do not reconcile, a decision the team database refused, an audit trail found broken by
+audit verify); 2 the file, arguments or
 configuration cannot be used; 3 the service (or the team database) could not be reached or refused
 access; 4 team mode: the upload waits for an approver (nothing was sent yet).`;
 

@@ -50,6 +50,28 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/**
+ * One trail checked link by link (`audit verify`, Settings → Data, the Audit view): the data
+ * folder's own, or the team database's. `whole` when every entry still carries the hash it was
+ * written with, chained to the one before; otherwise the first entry found broken and why, in words.
+ */
+export const trailCheckSchema = z.object({
+  trail: z.enum(['folder', 'team']),
+  whole: z.boolean(),
+  /** How many entries the trail holds. */
+  entries: z.number().int().nonnegative(),
+  firstBroken: z
+    .object({
+      seq: z.number().int().positive(),
+      /** When that entry says it was written (UTC, ISO), when it is still there to say. */
+      at: z.string().optional(),
+      /** What is wrong with it, as a clause: "its content was changed after it was written". */
+      reason: z.string(),
+    })
+    .optional(),
+});
+export type TrailCheck = z.infer<typeof trailCheckSchema>;
+
 export const auditChannels = {
   /** A page of the trail, newest first; `before` is the `seq` the previous page ended at. */
   'audit.list': {
@@ -74,5 +96,13 @@ export const auditChannels = {
   'audit.export': {
     request: z.object({ filter: auditFilterSchema, format: z.enum(['xlsx', 'csv']) }).strict(),
     response: z.object({ fileName: z.string(), base64: z.string(), entries: z.number().int().nonnegative() }),
+  },
+  /**
+   * Checks that no entry was changed, removed or added from outside the app: the data folder's
+   * trail, and the team's too when a team database is in force (as `donation-desk audit verify`).
+   */
+  'audit.verify': {
+    request: z.object({}).strict(),
+    response: z.array(trailCheckSchema),
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;

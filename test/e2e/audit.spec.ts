@@ -79,6 +79,14 @@ test('the Audit view lists an import and an edit made in Prepare, filters them, 
   await expect(entries.nth(1)).toContainText('1 cell changed: row 3 Donation (€): “12,50” → “15,00”');
   await expect(entries.nth(2)).toContainText('“november.csv”, sheet');
   await expect(entries.nth(2)).toContainText(`SHA-256 ${sha256}`);
+  // What only the writing computer knows is said as its report.
+  await expect(entries.nth(2).getByTestId('audit-reported')).toHaveText(
+    `As reported by that computer: computer ${hostname()}, workspace ${november}, file november.csv.`,
+  );
+  // The trail itself was checked when the view opened.
+  await expect(page.getByTestId('audit-trail-status')).toContainText(
+    'The data folder’s audit trail is whole: 4 entries',
+  );
   await expect(entries.nth(3)).toContainText('Changed settings');
   await expect(entries.nth(1)).toContainText('Offline sandbox');
   expect(await seriousViolations(page)).toEqual([]);

@@ -12,6 +12,7 @@ import type { DeskRuntime } from '../../services';
 import type { TeamDatabase } from '../../services/team/teamTypes';
 import { EXIT, exitCodeOf } from '../exitCodes';
 import { commandArgs, registerCommand, type CliContext } from '../main';
+import { auditVerify, VERIFY_USAGE } from './auditVerify';
 
 const USAGE = `donation-desk audit [--upload ID] [--workspace ID] [--donation ID] [--person NAME]
                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json] --out FILE.xlsx|FILE.csv
@@ -26,12 +27,16 @@ the person as the database login, and the submissions, approvals, rejections and
 database wrote itself. This folder's newest entries are copied to it first.
 Exit codes: 0 written (also when no entry matched); 2 the arguments cannot be used (no --out,
 an extension other than .xlsx or .csv, a date that is not YYYY-MM-DD) or the folder has no database yet;
-3 the team database could not be reached.`;
+3 the team database could not be reached.
+
+${VERIFY_USAGE}`;
 
 registerCommand('audit', {
-  summary: 'The audit trail (who did what, when) to an xlsx or CSV file for the auditors.',
+  summary:
+    'The audit trail (who did what, when) to an xlsx or CSV file for the auditors; `audit verify` checks no entry was changed.',
   usage: USAGE,
   async run(ctx) {
+    if (ctx.args[0] === 'verify') return auditVerify({ ...ctx, args: ctx.args.slice(1) });
     const { values } = commandArgs(
       ctx,
       {

@@ -1,4 +1,7 @@
-import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
+import type { AuditEntry, AuditFilter, TrailCheck } from '../../../shared/contract/auditChannels';
+
+/** One trail checked link by link: whole, or the first entry broken and why (see auditChain.ts). */
+export type { TrailCheck };
 
 /** A trail kept elsewhere and read the way the Audit view reads this folder's own (newest first). */
 export interface SharedAuditTrail {
@@ -20,6 +23,11 @@ export interface AuditSharing {
   schedule(): void;
   /** The shared trail in force, with this folder's latest entries copied first (best effort); null alone. */
   sharedTrail(): Promise<SharedAuditTrail | null>;
+  /**
+   * Checks the shared trail's chain (computed where it is kept). Asked only while `sharedTrail()`
+   * answers a trail; a sharing that cannot check leaves it out, and only this folder's is checked.
+   */
+  verifyTeamTrail?(): Promise<TrailCheck>;
 }
 
 export const notShared: AuditSharing = {

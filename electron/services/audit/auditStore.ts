@@ -1,6 +1,8 @@
 import type { DeskDatabase } from '../db/deskDatabase';
-import type { AuditEntry, AuditFilter } from '../../../shared/contract/auditChannels';
+import type { AuditEntry, AuditFilter, TrailCheck } from '../../../shared/contract/auditChannels';
 import { DeskFailure } from '../../../shared/result';
+import { entryHash } from './auditChain';
+import { sealOlderEntries, verifyFolderTrail } from './auditSeal';
 
 /** What is written for one entry; `seq` and nothing else is chosen by the database. */
 export interface NewAuditEntry {
@@ -29,14 +31,21 @@ export interface AuditRow {
   details: string;
 }
 
-const INSERT = `INSERT INTO audit (at, person, computer, environment, action, workspace_id, upload_id, donation_id, details)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT = `INSERT INTO audit (seq, at, person, computer, environment, action, workspace_id, upload_id, donation_id, details, hash)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const CHAIN_END = `INSERT INTO audit_chain (one, last_seq, last_hash, unsealed_through) VALUES (1, ?, ?, 0)
+  ON CONFLICT (one) DO UPDATE SET last_seq = excluded.last_seq, last_hash = excluded.last_hash`;
 const COLUMNS =
   'seq, at, person, computer, environment, action, workspace_id, upload_id, donation_id, details';
 
+/** Connections whose entries written before version 6 are known sealed (checked once per open). */
+const sealedDatabases = new WeakSet<DeskDatabase>();
+
 /**
  * The audit table: entries are only ever inserted (triggers refuse UPDATE and DELETE) and read
- * newest first, a page at a time, with the filters as SQL conditions on indexed columns.
+ * newest first, a page at a time, with the filters as SQL conditions on indexed columns. Each entry
+ * is chained to the one before by its hash (auditChain.ts), computed here in the transaction that
+ * inserts it, so two writers (the app and a command) cannot fork the chain.
  */
 export class AuditStore {
   private readonly database: () => DeskDatabase;
@@ -49,25 +58,69 @@ export class AuditStore {
     this.database = typeof db === 'function' ? db : () => db;
   }
 
+  /** The database, its entries from before version 6 sealed the first time it is used. */
   private get db(): DeskDatabase {
-    return this.database();
+    const db = this.database();
+    if (!sealedDatabases.has(db)) {
+      sealOlderEntries(db);
+      sealedDatabases.add(db);
+    }
+    return db;
   }
 
-  /** Writes one entry, durable when this returns (its own transaction, or the caller's). */
+  /**
+   * Writes one entry, durable when this returns (its own transaction, or the caller's): its seq
+   * follows the chain's last entry, its hash covers its content and that entry's hash.
+   */
   insert(entry: NewAuditEntry): number {
-    this.db.run(
-      INSERT,
-      entry.at,
-      entry.person,
-      entry.computer,
-      entry.environment,
-      entry.action,
-      entry.workspaceId ?? null,
-      entry.uploadId ?? null,
-      entry.donationId ?? null,
-      JSON.stringify(entry.details),
-    );
-    return Number(this.db.get<{ seq: number }>('SELECT last_insert_rowid() AS seq')?.seq);
+    const db = this.db;
+    return db.transaction(() => {
+      const last = db.get<{ seq: number; hash: string | null }>(
+        'SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1',
+      );
+      const end = db.get<{ last_seq: number; last_hash: string | null }>(
+        'SELECT last_seq, last_hash FROM audit_chain WHERE one = 1',
+      );
+      const lastSeq = Number(last?.seq ?? 0);
+      // Entries the app wrote last that are gone: the next one follows them, so the gap stays seen.
+      const afterRemoved = end !== undefined && Number(end.last_seq) > lastSeq;
+      const seq = afterRemoved ? Number(end.last_seq) + 1 : lastSeq + 1;
+      const previous = afterRemoved ? end.last_hash : (last?.hash ?? null);
+      const row = {
+        seq,
+        at: entry.at,
+        person: entry.person,
+        computer: entry.computer,
+        environment: entry.environment,
+        action: entry.action,
+        workspace_id: entry.workspaceId ?? null,
+        upload_id: entry.uploadId ?? null,
+        donation_id: entry.donationId ?? null,
+        details: JSON.stringify(entry.details),
+      };
+      const hash = entryHash(row, previous);
+      db.run(
+        INSERT,
+        seq,
+        row.at,
+        row.person,
+        row.computer,
+        row.environment,
+        row.action,
+        row.workspace_id,
+        row.upload_id,
+        row.donation_id,
+        row.details,
+        hash,
+      );
+      db.run(CHAIN_END, seq, hash);
+      return seq;
+    });
+  }
+
+  /** Walks the whole trail, link by link, and names the first entry broken (see auditChain.ts). */
+  verify(): Promise<TrailCheck> {
+    return verifyFolderTrail(this.db);
   }
 
   /** One page, newest first, starting below `before` (the last page's smallest seq). */

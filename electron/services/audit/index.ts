@@ -12,7 +12,7 @@ import { notShared, type AuditSharing } from './auditSharing';
 export { AuditStore } from './auditStore';
 export { AuditTrail } from './auditTrail';
 export { auditedServices } from './auditedServices';
-export { notShared, type AuditSharing, type SharedAuditTrail } from './auditSharing';
+export { notShared, type AuditSharing, type SharedAuditTrail, type TrailCheck } from './auditSharing';
 
 /** The audit trail of a data folder: the trail itself, what feeds it from the workspaces, and its channels. */
 export function createAuditServices(options: {
@@ -93,6 +93,14 @@ export function createAuditServices(options: {
       const shared = await sharing.sharedTrail();
       const file = await exportAudit(shared ? await shared.all(filter) : store, filter, format);
       return { fileName: file.fileName, base64: file.bytes.toString('base64'), entries: file.entries };
+    },
+    'audit.verify': async (): Promise<ChannelResponse<'audit.verify'>> => {
+      const checks = [await store.verify()];
+      // The team's trail too while one is in force (its chain is checked by its own database).
+      if (sharing.verifyTeamTrail && (await sharing.sharedTrail())) {
+        checks.push(await sharing.verifyTeamTrail());
+      }
+      return checks;
     },
   };
 

@@ -3,6 +3,7 @@ import v002 from './migrations/V002__audit_trail.sql?raw';
 import v003 from './migrations/V003__donation_indexes_and_sums.sql?raw';
 import v004 from './migrations/V004__folder_id_and_team_outbox.sql?raw';
 import v005 from './migrations/V005__donation_indexes_by_state.sql?raw';
+import v006 from './migrations/V006__audit_hash_chain.sql?raw';
 import { latestVersion, loadMigrations } from './migrationRunner';
 
 /**
@@ -15,6 +16,7 @@ export const SQLITE_MIGRATIONS = loadMigrations([
   { name: 'V003__donation_indexes_and_sums.sql', text: v003 },
   { name: 'V004__folder_id_and_team_outbox.sql', text: v004 },
   { name: 'V005__donation_indexes_by_state.sql', text: v005 },
+  { name: 'V006__audit_hash_chain.sql', text: v006 },
 ]);
 
 export const SCHEMA_VERSION = latestVersion(SQLITE_MIGRATIONS);

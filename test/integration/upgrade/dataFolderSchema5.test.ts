@@ -1,18 +1,20 @@
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { closeDatabase, DeskDatabase } from '../../../electron/services/db/deskDatabase';
-import { SQLITE_MIGRATIONS } from '../../../electron/services/db/schema';
+import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../../../electron/services/db/schema';
+import { AuditStore } from '../../../electron/services/audit/auditStore';
 import { openDesk, startSandbox, uploadGifts, type Desk, type Sandbox } from '../reconcile/harness';
 
 /*
  * A data folder whose database was made by the code of before the migration files
  * (test/fixtures/data-folder-schema5: user_version 5, no history) opens in this version: the files
- * are recorded as adopted, nothing runs again, every row stays as it was, the schema is the one the
- * files make in an empty folder, and the app goes on working on it.
+ * up to version 5 are recorded as adopted and not run again, version 6 (the audit chain) is applied
+ * after a backup, every row stays as it was (audit entries gain their hash), the schema is the one
+ * the files make in an empty folder, and the app goes on working on it.
  */
 
 const FIXTURE = join(process.cwd(), 'test', 'fixtures', 'data-folder-schema5');
@@ -50,28 +52,46 @@ afterEach(async () => {
 });
 
 describe('a data folder at SQLite schema 5 made before the migration files', () => {
-  it('is adopted as it is: history recorded, nothing run again, no row changed, no backup needed', async () => {
+  it('is adopted as it is up to version 5, then gets the audit chain: no row lost, a backup of schema 5 kept', async () => {
     const path = join(s.dataDir, 'desk.db');
     const before = snapshot(path);
     expect(before.rows.donation).toHaveLength(7);
 
     const db = DeskDatabase.open(s.dataDir);
-    expect(db.schemaVersion()).toBe(5);
+    expect(db.schemaVersion()).toBe(SCHEMA_VERSION);
     expect(db.all('SELECT name, version, how FROM schema_history ORDER BY version')).toEqual(
-      SQLITE_MIGRATIONS.map((m) => ({ name: m.name, version: m.version, how: 'adopted' })),
+      SQLITE_MIGRATIONS.map((m) => ({
+        name: m.name,
+        version: m.version,
+        how: (m.version ?? 0) <= 5 ? 'adopted' : 'applied',
+      })),
     );
+    // The entries written before the chain are sealed, once, in order, when the trail is first used.
+    expect(await new AuditStore(db).verify()).toEqual({ trail: 'folder', whole: true, entries: 2 });
     db.close();
 
     const after = snapshot(path);
-    expect(after.rows).toEqual(before.rows);
-    expect(after.schema).toEqual(before.schema);
-    expect(existsSync(join(s.dataDir, 'backups'))).toBe(false);
+    const { audit: auditAfter, audit_chain: chain, ...restAfter } = after.rows;
+    const { audit: auditBefore, ...restBefore } = before.rows;
+    expect(restAfter).toEqual(restBefore);
+    // Every entry as it was, with its hash added.
+    expect(
+      (auditAfter ?? []).map((r) => {
+        const { hash, ...rest } = JSON.parse(r as string) as Record<string, unknown>;
+        expect(hash).toMatch(/^[0-9a-f]{64}$/);
+        return JSON.stringify(rest);
+      }),
+    ).toEqual(auditBefore);
+    expect(chain).toHaveLength(1);
+    expect(readdirSync(join(s.dataDir, 'backups'))).toEqual([
+      expect.stringMatching(/^desk-schema-5-before-upgrade-.*\.db$/),
+    ]);
 
-    // …and that schema is the one the files make in an empty folder.
+    // …and the schema is the one the files make in an empty folder.
     const empty = await mkdtemp(join(tmpdir(), 'dd-schema5-'));
     try {
       DeskDatabase.open(empty).close();
-      expect(snapshot(join(empty, 'desk.db')).schema).toEqual(before.schema);
+      expect(snapshot(join(empty, 'desk.db')).schema).toEqual(after.schema);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
@@ -94,5 +114,9 @@ describe('a data folder at SQLite schema 5 made before the migration files', () 
     expect(uploads).toHaveLength(4);
     // Followed to PROCESSED (uploadGifts throws otherwise) and kept in the ledger.
     expect(uploads.flatMap((u) => u.intents).some((i) => i.serviceId === bulkId)).toBe(true);
+    // The new upload's entries continue the chain of the entries written before it.
+    const [folder] = await desk.call('audit.verify', {});
+    expect(folder).toMatchObject({ trail: 'folder', whole: true });
+    expect(folder?.entries).toBeGreaterThan(2);
   });
 });

@@ -24,6 +24,7 @@ import { desk } from '../../app/deskClient';
 import { useTeam } from '../../app/TeamContext';
 import { base64ToBytes } from '../../app/bytes';
 import { downloadBytes } from '../../lib/downloadBytes';
+import { TrailStatus } from './TrailStatus';
 
 const PAGE_SIZE = 50;
 
@@ -63,6 +64,20 @@ function Subject({ entry }: { entry: AuditEntry }) {
     entry.donationId && `Donation ${entry.donationId}`,
   ].filter(Boolean);
   return <>{parts.length ? parts.map((p) => <div key={p as string}>{p}</div>) : '—'}</>;
+}
+
+/**
+ * What only the computer that wrote the entry can know (its name, the workspace, the file's name):
+ * said as that computer's report, since neither this app nor the team database can check it.
+ */
+function reportedByComputer(entry: AuditEntry): string {
+  const fileName = entry.details.fileName;
+  const parts = [
+    `computer ${entry.computer}`,
+    entry.workspaceId && `workspace ${entry.workspaceId}`,
+    typeof fileName === 'string' && fileName && `file ${fileName}`,
+  ].filter(Boolean);
+  return `As reported by that computer: ${parts.join(', ')}.`;
 }
 
 /**
@@ -132,6 +147,7 @@ export default function AuditPage() {
           ? 'Who did what and when across the team (the team database’s trail): every import, cell edit, upload, approval, rejection, send, repair, correction, dismissal and settings change. Entries are never changed or removed.'
           : 'Who did what and when on this computer: every import, cell edit, upload, repair, correction, dismissal and settings change. Entries are never changed or removed.'}
       </Typography>
+      <TrailStatus />
       <Paper
         variant="outlined"
         sx={{ p: 2 }}
@@ -237,6 +253,9 @@ export default function AuditPage() {
                     {describeAuditEntry(entry)}
                     <details>
                       <summary>Details</summary>
+                      <Typography variant="body2" color="text.secondary" data-testid="audit-reported">
+                        {reportedByComputer(entry)}
+                      </Typography>
                       <Box component="pre" sx={{ whiteSpace: 'pre-wrap', fontSize: 12, m: 0 }}>
                         {JSON.stringify(entry.details, null, 2)}
                       </Box>
