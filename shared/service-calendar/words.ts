@@ -84,7 +84,7 @@ export function maintenanceAheadWords(window: MaintenanceWindow, now: Date, word
     `${saturday(window, words)}, 18:00–24:00 Mountain Time ` +
     `(${yourTime(window.start, now, words)} to ${clock(window.end, words, false)})`;
   return window.estimated
-    ? `${when}: expected about five weeks after the last announced date; check the service's announcements.`
+    ? `${when}: a guess, about five weeks after the last known date; check the service's announcements.`
     : when;
 }
 
