@@ -22,7 +22,7 @@ const calendar = (page: Page) => page.getByRole('form', { name: 'Scheduled maint
 
 async function announce(page: Page, dates: string): Promise<void> {
   await calendar(page).getByLabel('Announced maintenance dates').fill(dates);
-  await calendar(page).getByRole('button', { name: 'Save the dates' }).click();
+  await calendar(page).getByRole('button', { name: 'Use these dates' }).click();
 }
 
 test('Settings takes the announced maintenance dates and shows the next window in your time and Mountain Time', async ({

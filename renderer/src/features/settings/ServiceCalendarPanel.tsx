@@ -100,7 +100,7 @@ export function ServiceCalendarPanel() {
         )}
         <Box>
           <Button type="submit" variant="outlined" disabled={busy}>
-            Save the dates
+            Use these dates
           </Button>
         </Box>
       </Stack>
