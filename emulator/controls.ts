@@ -43,11 +43,11 @@ async function postClock(ctx: RequestContext): Promise<void> {
 }
 
 function faultsBody(ctx: RequestContext): unknown {
-  const window = nextMaintenanceWindow(ctx.core.nowMs());
+  const window = nextMaintenanceWindow(ctx.core.nowMs(), ctx.core.faults.settings.maintenanceDates);
   return {
     ...ctx.core.faults.settings,
     tokenGeneration: ctx.core.tokenGeneration,
-    nextScheduledMaintenance: {
+    nextScheduledMaintenance: window && {
       start: new Date(window.start).toISOString(),
       end: new Date(window.end).toISOString(),
     },

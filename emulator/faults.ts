@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkAnnouncedDates, endOfMountainDay, expectedMaintenance } from '../shared/service-calendar';
 import { createRng } from './random';
 
 const rate = z.number().min(0).max(1);
@@ -21,6 +22,14 @@ export const faultsPatchSchema = z
       .nullable()
       .optional(),
     maintenance: z.enum(['off', 'scheduled', 'on']).optional(),
+    /** The Saturdays (YYYY-MM-DD) of the scheduled windows; empty: every five weeks (see nextMaintenanceWindow). */
+    maintenanceDates: z
+      .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/))
+      .max(200)
+      .refine((dates) => checkAnnouncedDates(dates).problems.length === 0, {
+        message: 'maintenance dates must be Saturdays written YYYY-MM-DD',
+      })
+      .optional(),
     paymentFailureRate: rate.optional(),
     budgetMinorUnits: z.number().int().min(0).optional(),
     maxUploadBytes: z.number().int().min(1).optional(),
@@ -40,6 +49,7 @@ export interface FaultSettings {
   expireUploadUrls: boolean;
   partialExtractionFailure: { afterDonations: number } | null;
   maintenance: 'off' | 'scheduled' | 'on';
+  maintenanceDates: string[];
   paymentFailureRate: number;
   budgetMinorUnits: number;
   maxUploadBytes: number;
@@ -57,6 +67,7 @@ export function defaultFaults(seed: number): FaultSettings {
     expireUploadUrls: false,
     partialExtractionFailure: null,
     maintenance: 'off',
+    maintenanceDates: [],
     paymentFailureRate: 0.05,
     budgetMinorUnits: 1_000_000_000,
     maxUploadBytes: 200 * 1024 * 1024,
@@ -93,7 +104,7 @@ export class FaultInjector {
 
   decide(nowMs: number): FaultDecision {
     const s = this.settings;
-    const window = maintenanceWindowAt(nowMs, s.maintenance);
+    const window = maintenanceWindowAt(nowMs, s.maintenance, s.maintenanceDates);
     if (window) {
       return {
         kind: 'status',
@@ -144,62 +155,30 @@ export class FaultInjector {
   }
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-/** 2024-01-06 was a Saturday; windows fall on every fifth Saturday counted from it. */
-const FIRST_WINDOW_SATURDAY_UTC = Date.UTC(2024, 0, 6);
-
-/** UTC offset of Mountain Time (America/Denver) at an instant, in ms, so daylight saving is honoured. */
-function mountainOffsetMs(ms: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/Denver',
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? '0');
-  const asUtc = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
 /**
- * The scheduled windows: Saturdays 18:00–21:00 Mountain Time, every fifth week. The spec's window is
- * 18:00–24:00 with downtime "typically less than half"; we take the first three hours.
+ * The scheduled windows, as the service's interface document states them: Saturday 18:00–24:00
+ * Mountain Time (America/Denver, daylight saving from the platform's time zone data), on the dates in
+ * `maintenanceDates` when any are set, else every five weeks counted from the service's last
+ * documented release date (the same guess the desk makes without announced dates). The spec says the
+ * downtime is "typically less than half" of the window; the emulator is down for all of it, the
+ * longest a client must hold.
  */
-export function windowForSaturday(saturdayUtcMidnight: number): { start: number; end: number } {
-  const localStart = saturdayUtcMidnight + 18 * HOUR;
-  const start = localStart - mountainOffsetMs(localStart);
-  return { start, end: start + 3 * HOUR };
+export function nextMaintenanceWindow(
+  nowMs: number,
+  dates: readonly string[] = [],
+): { start: number; end: number } | null {
+  const window = expectedMaintenance(new Date(nowMs), dates);
+  return window ? { start: window.start.getTime(), end: window.end.getTime() } : null;
 }
 
-export function nextMaintenanceWindow(nowMs: number): { start: number; end: number } {
-  const weeks = Math.floor((nowMs - FIRST_WINDOW_SATURDAY_UTC) / WEEK);
-  let cycle = Math.floor(weeks / 5) * 5;
-  for (;;) {
-    const window = windowForSaturday(FIRST_WINDOW_SATURDAY_UTC + cycle * WEEK);
-    if (window.end > nowMs) return window;
-    cycle += 5;
-  }
-}
-
+/** `on`: down from now until 24:00 Mountain Time (the end of the service's day), as a window would end. */
 export function maintenanceWindowAt(
   nowMs: number,
   mode: FaultSettings['maintenance'],
+  dates: readonly string[] = [],
 ): { start: number; end: number } | undefined {
-  if (mode === 'on') return { start: nowMs, end: nowMs + HOUR };
+  if (mode === 'on') return { start: nowMs, end: endOfMountainDay(new Date(nowMs)).getTime() };
   if (mode === 'off') return undefined;
-  const window = nextMaintenanceWindow(nowMs);
-  return window.start <= nowMs && nowMs < window.end ? window : undefined;
+  const window = nextMaintenanceWindow(nowMs, dates);
+  return window && window.start <= nowMs && nowMs < window.end ? window : undefined;
 }

@@ -87,6 +87,18 @@ describe('the exit code of a failure', () => {
   });
 
   it('keeps the documented numbers', () => {
-    expect(EXIT).toEqual({ ok: 0, problems: 1, usage: 2, service: 3, waitingForApproval: 4 });
+    expect(EXIT).toEqual({
+      ok: 0,
+      problems: 1,
+      usage: 2,
+      service: 3,
+      waitingForApproval: 4,
+      maintenance: 5,
+    });
+  });
+
+  it('answers 5 for the service’s scheduled maintenance wherever the giving service is used', () => {
+    for (const kind of ['uncaught', 'service', 'upload', 'uploadErrors'] as const)
+      expect(exitCodeFor(kind, 'MAINTENANCE')).toBe(EXIT.maintenance);
   });
 });

@@ -19,6 +19,11 @@ export const EXIT = {
   service: 3,
   /** Team mode: the upload is recorded and waits for an approver before anything is sent. */
   waitingForApproval: 4,
+  /**
+   * The giving service is in its scheduled maintenance: nothing failed and nothing is lost; the
+   * work goes on when it is back (run the command again after the time given).
+   */
+  maintenance: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -28,10 +33,13 @@ export const EXIT_CODES_HELP = `Exit codes: 0 done; 1 problems found (invalid ro
 totals that do not reconcile, a decision the team database refused, an audit trail found broken by
 audit verify); 2 the file, arguments or
 configuration cannot be used; 3 the service (or the team database) could not be reached or refused
-access; 4 team mode: the upload waits for an approver (nothing was sent yet).`;
+access; 4 team mode: the upload waits for an approver (nothing was sent yet); 5 the giving service
+is in its scheduled maintenance (nothing failed, nothing is lost: run it again after the time given).`;
 
 /** The giving service could not be reached, refused the credentials, or answered something unreadable. */
 const SERVICE_UNREACHED = ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'] as const;
+/** The giving service is in its scheduled maintenance (a hold, not a failure). */
+const IN_MAINTENANCE = ['MAINTENANCE'] as const;
 /** The team database could not be reached, refused the login, or failed on its side. */
 const TEAM_UNREACHED = ['TEAM_UNAVAILABLE', 'TEAM_UNREACHABLE', 'TEAM_LOGIN_FAILED', 'TEAM_ERROR'] as const;
 
@@ -56,6 +64,7 @@ const UPLOAD_PROBLEMS = [
 
 /** How the failures met by one kind of command turn into exit codes. */
 interface FailureExits {
+  maintenance?: readonly DeskErrorCode[];
   service?: readonly DeskErrorCode[];
   problems?: readonly DeskErrorCode[];
   usage?: readonly DeskErrorCode[];
@@ -68,15 +77,22 @@ interface FailureExits {
 /** Which failure code means which exit code, by the kind of command that met it. */
 export const FAILURE_EXITS = {
   /** A failure no command caught, answered by runCli. */
-  uncaught: { service: SERVICE_UNREACHED, otherwise: EXIT.usage, notAFailure: EXIT.usage },
+  uncaught: {
+    maintenance: IN_MAINTENANCE,
+    service: SERVICE_UNREACHED,
+    otherwise: EXIT.usage,
+    notAFailure: EXIT.usage,
+  },
   /** Commands that read or write through the giving service: donations, locations, report, search. */
   service: {
+    maintenance: IN_MAINTENANCE,
     service: [...SERVICE_UNREACHED, 'NOT_CONFIGURED'],
     otherwise: EXIT.usage,
     notAFailure: EXIT.usage,
   },
   /** upload, status and resume: sending and following bulk uploads, alone or in a team. */
   upload: {
+    maintenance: IN_MAINTENANCE,
     service: UPLOAD_UNSETTLED,
     problems: UPLOAD_PROBLEMS,
     otherwise: EXIT.usage,
@@ -84,6 +100,7 @@ export const FAILURE_EXITS = {
   },
   /** `errors`: an intent that is not in ERROR is a wrong argument there, not a problem found. */
   uploadErrors: {
+    maintenance: IN_MAINTENANCE,
     service: UPLOAD_UNSETTLED,
     problems: UPLOAD_PROBLEMS.filter((code) => code !== 'NOT_IN_ERROR'),
     otherwise: EXIT.usage,
@@ -119,6 +136,7 @@ export type FailureKind = keyof typeof FAILURE_EXITS;
 /** The exit code of a failure's code met by a command of the given kind. */
 export function exitCodeFor(kind: FailureKind, code: DeskErrorCode): ExitCode {
   const exits: FailureExits = FAILURE_EXITS[kind];
+  if (exits.maintenance?.includes(code)) return EXIT.maintenance;
   if (exits.service?.includes(code)) return EXIT.service;
   if (exits.problems?.includes(code)) return EXIT.problems;
   if (exits.usage?.includes(code)) return EXIT.usage;

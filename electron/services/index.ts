@@ -18,6 +18,9 @@ import { createReconcileServices } from './reconcile';
 import { teamLedgerSharing } from './team/ledgerSharing/teamLedgerSharing';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './environments/sandboxClock';
+import { calendarHandlers } from './environments/calendarHandlers';
+import { MaintenanceWatch } from './api/maintenanceWatch';
+import { AnnouncedMaintenance } from './settings/announcedMaintenance';
 import { createDataServices } from './db/dataServices';
 import { count } from '../../shared/i18n';
 import { auditedServices, createAuditServices, type AuditTrail } from './audit';
@@ -109,7 +112,10 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         quiet: true,
       });
     });
-  const environments = new Environments(settings, startOffline, options.fetchImpl);
+  // The service's scheduled maintenance: the dates announced in Settings, and the hold every client shares.
+  const announcedMaintenance = new AnnouncedMaintenance(store);
+  const maintenance = new MaintenanceWatch(() => announcedMaintenance.dates());
+  const environments = new Environments(settings, startOffline, options.fetchImpl, maintenance);
   const events = new EventBus();
   const identity = platform.identity ?? osIdentity(env);
   // Team mode: DONATION_DESK_DATABASE_URL wins over Settings → Team database; neither is working alone.
@@ -225,6 +231,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
       }
     },
     ...sandboxClockHandlers(settings, environments),
+    ...calendarHandlers(announcedMaintenance, environments, events),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(

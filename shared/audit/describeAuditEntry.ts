@@ -64,6 +64,7 @@ export function settingWord(setting: string): string {
   if (setting === 'firstRunDone') return 'Welcome page done';
   if (setting === 'teamDatabase.address') return 'Team database address';
   if (setting === 'teamDatabase.password') return 'Team database password';
+  if (setting === 'maintenanceDates') return 'Announced maintenance dates';
   const [environment, key] = setting.split('.');
   if (!environment || !key) return setting;
   return `${environmentWord(environment)} ${SETTING_WORDS[key] ?? key}`;

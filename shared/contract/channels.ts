@@ -6,6 +6,7 @@ import { reconcileChannels } from './reconcileChannels';
 import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
 import { sandboxChannels } from './sandboxChannels';
+import { calendarChannels } from './calendarChannels';
 import { auditChannels } from './auditChannels';
 import { dataChannels } from './dataChannels';
 import { teamChannels, teamDatabaseSettingsSchema, teamDatabaseUpdateSchema } from './teamChannels';
@@ -261,6 +262,7 @@ export const channels = {
   ...searchChannels,
   ...locationChannels,
   ...sandboxChannels,
+  ...calendarChannels,
   ...auditChannels,
   ...dataChannels,
   ...teamChannels,

@@ -59,6 +59,11 @@ export const DESK_ERROR_CODES = [
   'AUTH_FAILED',
   /** The service kept answering that it is unavailable. */
   'SERVICE_UNAVAILABLE',
+  /**
+   * The service is in its scheduled maintenance: nothing was done, nothing failed; the work waits
+   * for the window's end (details.until, ISO 8601) and goes on by itself.
+   */
+  'MAINTENANCE',
   /** The connection closed mid-request: the service may or may not have acted. */
   'AMBIGUOUS',
   /** The service answered 409. */

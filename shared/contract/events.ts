@@ -23,6 +23,8 @@ export const events = {
   'settings.changed': z.object({ environment: z.string() }),
   /** Team mode: how many uploads wait for approval now (the side bar's badge). */
   'approvals.changed': z.object({ waiting: z.number().int().nonnegative() }),
+  /** The service's scheduled maintenance began (until when) or ended (null): follows and refreshes hold. */
+  'service.maintenance': z.object({ until: z.string().nullable() }),
   ...uploadEvents,
 } as const;
 

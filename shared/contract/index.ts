@@ -1,5 +1,6 @@
 export * from './channels';
 export * from './sandboxChannels';
+export * from './calendarChannels';
 export * from './events';
 export * from './dispatch';
 export * from './environment';

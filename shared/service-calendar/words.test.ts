@@ -37,7 +37,7 @@ describe('calendar words', () => {
       locale: 'en-GB',
       timeZone: 'UTC',
     });
-    expect(guess).toContain('expected about five weeks after the last announced date');
+    expect(guess).toContain('a guess, about five weeks after the last known date');
   });
 
   it('tell before an upload that processing may reach into the window', () => {

@@ -3,6 +3,7 @@
  * own time, so nobody has to work out the difference.
  */
 import type { MaintenanceWindow } from './maintenance';
+import { instantOfWallTime, wallTimeIn } from './zonedTime';
 
 export interface TimeWords {
   /** The person's locale (e.g. "en-GB"); the platform's when left out. */
@@ -49,11 +50,33 @@ function yourTime(instant: Date, now: Date, words: TimeWords): string {
 
 /** While a window is in force. */
 export function maintenanceNowWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
+  return maintenanceUntilWords(window.end, now, words);
+}
+
+/** A Mountain Time clock ("24:00" for midnight, the end of the service's day). */
+function mountainClock(instant: Date): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'America/Denver',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
+  return text === '00:00' ? '24:00' : text;
+}
+
+/** While the service is in maintenance until `until` (a window's end, or what the service said). */
+export function maintenanceUntilWords(until: Date, now: Date, words: TimeWords = {}): string {
   return (
-    `The giving service is in scheduled maintenance until 24:00 Mountain Time ` +
-    `(${yourTime(window.end, now, words)}).`
+    `The giving service is in scheduled maintenance until ${mountainClock(until)} Mountain Time ` +
+    `(${yourTime(until, now, words)}).`
   );
 }
+
+/** What happens to uploads during a hold. */
+export const UPLOAD_HELD_WORDS = 'Your upload is safe; it will be followed when the service is back.';
+/** What happens to the donations' refresh during a hold. */
+export const REFRESH_HELD_WORDS =
+  'Nothing is lost; the donations will be read again when the service is back.';
 
 /** A window to come, for Settings and the header ("Next scheduled maintenance: …"). */
 export function maintenanceAheadWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
@@ -61,7 +84,7 @@ export function maintenanceAheadWords(window: MaintenanceWindow, now: Date, word
     `${saturday(window, words)}, 18:00–24:00 Mountain Time ` +
     `(${yourTime(window.start, now, words)} to ${clock(window.end, words, false)})`;
   return window.estimated
-    ? `${when}: expected about five weeks after the last announced date; check the service's announcements.`
+    ? `${when}: a guess, about five weeks after the last known date; check the service's announcements.`
     : when;
 }
 
@@ -71,8 +94,9 @@ export function uploadBeforeMaintenanceWords(
   now: Date,
   words: TimeWords = {},
 ): string {
+  const has = window.estimated ? 'is expected to have' : 'has';
   return (
-    `The giving service has scheduled maintenance from ${saturday(window, words)}, 18:00 Mountain Time ` +
+    `The giving service ${has} scheduled maintenance from ${saturday(window, words)}, 18:00 Mountain Time ` +
     `(${yourTime(window.start, now, words)}). Processing can take up to 24 hours, so this upload may ` +
     `still be validating or processing then. It is safe to send: the desk follows it again when the ` +
     `service is back.`
@@ -82,3 +106,18 @@ export function uploadBeforeMaintenanceWords(
 /** Outside the sandbox's staffed hours. */
 export const SANDBOX_UNSTAFFED_WORDS =
   'The sandbox is looked after 9:00–17:00 Mountain Time, Monday to Friday; outside those hours it may be slow or away.';
+
+/** The sandbox's staffed hours in the person's own time, on the day of `now` ("10:00–18:00 your time"). */
+export function sandboxStaffedHoursWords(now: Date, words: TimeWords = {}): string {
+  const { from, to } = staffedInstants(now);
+  return `${clock(from, words, false)}–${clock(to, words, false)} your time`;
+}
+
+/** 9:00 and 17:00 Mountain Time on the Mountain Time day of `now`. */
+function staffedInstants(now: Date): { from: Date; to: Date } {
+  const wall = wallTimeIn(now, 'America/Denver');
+  return {
+    from: instantOfWallTime(wall, 9, 0, 'America/Denver'),
+    to: instantOfWallTime(wall, 17, 0, 'America/Denver'),
+  };
+}

@@ -8,6 +8,7 @@ import { codeWord, count, donationStatusWord, withCode } from '../../../shared/i
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
+import { isMaintenance, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk donations [--bulk ID]... [--status STATUS] [--page-size N] [--out FILE.xlsx] [--json]
@@ -136,7 +137,7 @@ registerCommand('donations', {
       );
     } catch (e) {
       if (e instanceof DeskFailure) {
-        ctx.io.err(e.message);
+        ctx.io.err(isMaintenance(e) ? maintenanceWords(e, 'refresh') : e.message);
         return exitCodeFor('service', e.code);
       }
       throw e;

@@ -13,6 +13,7 @@ import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
+import { isMaintenance, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand } from '../main';
 
 const USAGE = `donation-desk report --month YYYY-MM [--out FILE.xlsx] [--cached] [--json]
@@ -64,7 +65,7 @@ registerCommand('report', {
       report = await desk.services['donations.report'](request.data, { transport: 'cli' });
     } catch (e) {
       if (e instanceof DeskFailure) {
-        ctx.io.err(e.message);
+        ctx.io.err(isMaintenance(e) ? maintenanceWords(e, 'refresh') : e.message);
         return exitCodeFor('service', e.code);
       }
       throw e;

@@ -8,6 +8,7 @@ import { DeskFailure } from '../../../shared/result';
 import type { DeskRuntime } from '../../services';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
+import { isMaintenance, maintenanceHold, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand, type CliContext } from '../main';
 import { readSheetInput } from '../sheetInput';
 import { count } from '../../../shared/i18n';
@@ -40,7 +41,11 @@ function waitStep(ctx: CliContext): number {
 
 const FINAL = new Set(['PROCESSED', 'ERROR', 'abandoned']);
 
-/** Polls every intent of the given uploads (or all) until each has a final state; returns the uploads. */
+/**
+ * Polls every intent of the given uploads (or all) until each has a final state; returns the uploads.
+ * Throws MAINTENANCE as soon as the service is in its scheduled maintenance: waiting through it is
+ * the app's job (or a later run's), not a command's.
+ */
 export async function waitForUploads(
   ctx: CliContext,
   desk: DeskRuntime,
@@ -61,13 +66,17 @@ export async function waitForUploads(
         u.intents.some((i) => i.state === 'ERROR' && i.donations === null),
     );
     if (open.length === 0) return uploads;
+    const held = maintenanceHold(desk);
+    if (held) throw held;
     for (const upload of open) {
       for (const intent of upload.intents) {
         if (
           intent.serviceId &&
           (!FINAL.has(intent.state) || (intent.state === 'ERROR' && intent.donations === null))
         ) {
-          await call(desk, 'upload.refresh', { intentId: intent.intentId }).catch(() => undefined);
+          await call(desk, 'upload.refresh', { intentId: intent.intentId }).catch((e: unknown) => {
+            if (isMaintenance(e)) throw e;
+          });
         }
       }
     }
@@ -144,6 +153,21 @@ export function uploadExit(uploads: UploadView[], waited: boolean): number {
   if (uploads.some((u) => u.state === 'waiting-approval')) return EXIT.waitingForApproval;
   if (waited && uploads.some((u) => u.state !== 'processed')) return EXIT.service;
   return EXIT.ok;
+}
+
+/** Exit code 5: the uploads as they stand, and the maintenance in words (until when, nothing lost). */
+async function heldExit(
+  ctx: CliContext,
+  desk: DeskRuntime,
+  held: DeskFailure,
+  uploadIds: string[] | null,
+): Promise<number> {
+  const uploads = (await call(desk, 'upload.list', {})).filter(
+    (u) => !uploadIds || uploadIds.includes(u.uploadId),
+  );
+  printUploads(ctx, uploads, { maintenance: { until: (held.details as { until?: string })?.until } });
+  ctx.io.err(maintenanceWords(held, 'upload'));
+  return EXIT.maintenance;
 }
 
 /** The words of exit code 4, for `upload` and `resume`. */
@@ -238,10 +262,19 @@ ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments
         `Upload ${started.uploadId} waits for an approver (donation-desk approve ${started.uploadId}); waiting for the decision…`,
       );
     }
-    const uploads = parsed.values.wait
-      ? await waitForUploads(ctx, desk, [started.uploadId])
-      : [started.upload];
+    let uploads = [started.upload];
+    try {
+      if (parsed.values.wait) uploads = await waitForUploads(ctx, desk, [started.uploadId]);
+    } catch (e) {
+      if (!isMaintenance(e)) throw e;
+      return heldExit(ctx, desk, e as DeskFailure, [started.uploadId]);
+    }
     printUploads(ctx, uploads, { workspaceId: workspace.id, problems: started.problems });
+    const held = started.problems.length ? maintenanceHold(desk) : null;
+    if (held) {
+      ctx.io.err(maintenanceWords(held, 'upload'));
+      return EXIT.maintenance;
+    }
     if (!parsed.values.wait && started.problems.length) return EXIT.service;
     return uploadExit(uploads, parsed.values.wait === true);
   },
@@ -264,7 +297,10 @@ Exit codes: 0 fine so far (with --wait: PROCESSED); 1 ERROR; 2 unknown intent; 3
       view = await call(desk, 'upload.get', { intentId: id });
       let delay = waitStep(ctx);
       for (;;) {
-        view = await call(desk, 'upload.refresh', { intentId: id }).catch(() => view);
+        view = await call(desk, 'upload.refresh', { intentId: id }).catch((e: unknown) => {
+          if (isMaintenance(e) && parsed.values.wait) throw e;
+          return view;
+        });
         const done = FINAL.has(view.state) && !(view.state === 'ERROR' && view.donations === null);
         if (!parsed.values.wait || done) break;
         await sleep(delay);
@@ -272,7 +308,7 @@ Exit codes: 0 fine so far (with --wait: PROCESSED); 1 ERROR; 2 unknown intent; 3
       }
     } catch (e) {
       if (!(e instanceof DeskFailure)) throw e;
-      ctx.io.err(e.message);
+      ctx.io.err(isMaintenance(e) ? maintenanceWords(e, 'upload') : e.message);
       return exitCodeFor('upload', e.code);
     }
     if (ctx.json) ctx.io.out(JSON.stringify(view, null, 2));
@@ -372,9 +408,15 @@ stopped (rejected, approval void); 3 the service or the team database could not 
     const desk = await ctx.runtime();
     // One pass first, awaited: it also takes over uploads this login approved and is to send.
     await desk.resumeUploads();
-    const uploads = parsed.values.wait
-      ? await waitForUploads(ctx, desk, null)
-      : await call(desk, 'upload.list', {});
+    let uploads: UploadView[];
+    try {
+      uploads = parsed.values.wait
+        ? await waitForUploads(ctx, desk, null)
+        : await call(desk, 'upload.list', {});
+    } catch (e) {
+      if (!isMaintenance(e)) throw e;
+      return heldExit(ctx, desk, e as DeskFailure, null);
+    }
     printUploads(ctx, uploads);
     for (const u of uploads) if (u.state === 'waiting-approval') ctx.io.err(waitingWords(u));
     return uploadExit(uploads, parsed.values.wait === true);

@@ -1,4 +1,5 @@
 import type { EnvironmentInfo } from '../../../shared/contract';
+import type { MaintenanceWatch } from './maintenanceWatch';
 import type { TokenClient } from './tokenClient';
 
 /**
@@ -8,4 +9,6 @@ import type { TokenClient } from './tokenClient';
 export interface ResolvedEnvironment {
   info: EnvironmentInfo;
   tokens: TokenClient;
+  /** The service's maintenance as this desk knows it: answers that mean it hold instead of failing. */
+  maintenance?: MaintenanceWatch;
 }

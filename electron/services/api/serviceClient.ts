@@ -381,6 +381,9 @@ export class ServiceClient {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (error) {
+        // No answer at all during a window of the calendar: the maintenance, not a failure.
+        const held = env.maintenance?.failure({ status: 0 });
+        if (held) throw held;
         const safeToRepeat = spec.idempotent || neverSent(error);
         if (!safeToRepeat) {
           throw new DeskFailure(
@@ -417,7 +420,14 @@ export class ServiceClient {
       const retryable = isTransient(response.status);
       if (retryable) {
         const after = parseRetryAfter(response.headers.get('retry-after'));
-        const { message } = await failureOf(response);
+        const { errors, message } = await failureOf(response);
+        // The scheduled maintenance: the platform is offline and did nothing; no retries, a hold.
+        const held = env.maintenance?.failure({
+          status: response.status,
+          code: errors[0]?.code,
+          retryAfterMs: after,
+        });
+        if (held) throw held;
         // 429 is a refusal before any work; a 5xx to a POST may have come after the work was done.
         const safeToRepeat = spec.idempotent || response.status === 429;
         if (!safeToRepeat) {
@@ -437,6 +447,8 @@ export class ServiceClient {
         await this.sleep(retryDelay(attempt, this.retry, after, this.random));
         continue;
       }
+      // An answer that is not a 5xx: the service is there, whatever hold there was is over.
+      env.maintenance?.answered();
       if (!response.ok) {
         const { errors, message } = await failureOf(response);
         throw new DeskFailure(

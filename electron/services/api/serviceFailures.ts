@@ -63,6 +63,8 @@ const NOTHING_CREATED = new Set([
   'AUTH_FAILED',
   'NETWORK',
   'SERVICE_UNAVAILABLE',
+  // The platform was offline for its scheduled maintenance: it acted on nothing.
+  'MAINTENANCE',
 ]);
 
 export function provesNothingCreated(e: unknown): boolean {

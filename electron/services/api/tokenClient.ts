@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { DeskFailure } from '../../../shared/result';
+import { parseRetryAfter } from './backoff';
+import type { MaintenanceWatch } from './maintenanceWatch';
+import { serviceErrors } from './serviceFailures';
 
 const tokenResponse = z.object({
   access_token: z.string().min(1),
@@ -34,6 +37,8 @@ export class TokenClient {
     private readonly config: TokenClientConfig,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly now: () => number = Date.now,
+    /** The desk's view of the service's maintenance: a token refused by it holds instead of failing. */
+    private readonly maintenance?: MaintenanceWatch,
   ) {}
 
   async accessToken(): Promise<string> {
@@ -69,6 +74,8 @@ export class TokenClient {
         signal: AbortSignal.timeout(30_000),
       });
     } catch {
+      const held = this.maintenance?.failure({ status: 0 });
+      if (held) throw held;
       throw new DeskFailure(
         'NETWORK',
         `Could not reach the token address ${safeOrigin(this.config.tokenUrl)}. Check the address and your network connection.`,
@@ -82,12 +89,20 @@ export class TokenClient {
       );
     }
     if (!response.ok) {
+      const body: unknown = await response.json().catch(() => null);
+      const held = this.maintenance?.failure({
+        status: response.status,
+        code: serviceErrors(body)[0]?.code,
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+      });
+      if (held) throw held;
       throw new DeskFailure(
         'SERVICE_UNAVAILABLE',
         `The token address answered ${response.status}. The service may be down or in maintenance; try again later.`,
         { status: response.status },
       );
     }
+    this.maintenance?.answered();
     let json: unknown;
     try {
       json = await response.json();

@@ -204,6 +204,19 @@ export function auditedServices(services: Services, options: AuditedServicesOpti
     if (changes.length) trail.recordDone('settings', {}, { changes }, before.environment);
     return after;
   };
+  // The service's announced maintenance dates are a setting too, saved through their own channel.
+  const saveDates = services['calendar.save'];
+  const readDates = services['calendar.get'];
+  wrapped['calendar.save'] = async (input, ctx) => {
+    const before = (await readDates({}, ctx)).announcedDates.join(', ');
+    const after = await saveDates(input, ctx);
+    const to = after.announcedDates.join(', ');
+    if (before !== to) {
+      const changes: SettingChange[] = [{ setting: 'maintenanceDates', from: before, to }];
+      trail.recordDone('settings', {}, { changes }, options.settings().environment);
+    }
+    return after;
+  };
   return wrapped;
 }
 

@@ -7,6 +7,7 @@ import {
 import { DeskFailure } from '../../../shared/result';
 import type { RunningEmulator } from '../../../emulator/server';
 import { missingParts, type RemoteConfig, type SettingsService } from '../settings/settingsService';
+import { MaintenanceWatch } from '../api/maintenanceWatch';
 import { TokenClient } from '../api/tokenClient';
 import type { ResolvedEnvironment } from '../api/resolvedEnvironment';
 
@@ -24,6 +25,8 @@ export class Environments {
     private readonly settings: SettingsService,
     private readonly startOffline: StartOfflineService,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** Shared by every client of the environment in force (see MaintenanceWatch). */
+    readonly maintenance: MaintenanceWatch = new MaintenanceWatch(),
   ) {}
 
   offlineService(): Promise<RunningEmulator> {
@@ -50,7 +53,10 @@ export class Environments {
         tokens: new TokenClient(
           { tokenUrl: emulator.tokenUrl, clientId: emulator.clientId, clientSecret: emulator.clientSecret },
           this.fetchImpl,
+          Date.now,
+          this.maintenance,
         ),
+        maintenance: this.maintenance,
       }));
     }
     const remote = this.settings.remoteConfig(id);
@@ -68,7 +74,10 @@ export class Environments {
       tokens: new TokenClient(
         { tokenUrl: remote.tokenUrl, clientId: remote.clientId, clientSecret: remote.clientSecret ?? '' },
         this.fetchImpl,
+        Date.now,
+        this.maintenance,
       ),
+      maintenance: this.maintenance,
     }));
   }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MaintenanceWatch } from '../api/maintenanceWatch';
 import type { DonationStore } from './donationStore';
 import { startBackgroundRefresh, type BackgroundRefresh } from './donationRefresh';
 import type { LedgerSummaryView } from './ledgerView';
@@ -14,13 +15,17 @@ afterEach(async () => {
 const emptyLedger: LedgerSummaryView = { groups: [], intents: [], bulks: [], byBulkId: new Map() };
 
 /** A runtime whose store says which bulks and single donations are still open. */
-function runtime(open: { bulks: string[]; singles: number }): ReconcileRuntime {
+function runtime(
+  open: { bulks: string[]; singles: number },
+  maintenance = new MaintenanceWatch(),
+): ReconcileRuntime {
   const store = {
     bulkStates: () => ({ open: open.bulks, listed: open.bulks }),
     openSingles: () => Array.from({ length: open.singles }, () => ({})),
   } as unknown as DonationStore;
   return {
     running: new Map(),
+    environments: { maintenance },
     context: () =>
       Promise.resolve({
         environment: 'production',
@@ -56,6 +61,19 @@ describe('the background refresh', () => {
     background = startBackgroundRefresh(runtime({ bulks: [], singles: 1 }), 1_000, failing);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(failing).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks nothing of the service during its scheduled maintenance, and goes on after it', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-06T02:00:00Z') });
+    const maintenance = new MaintenanceWatch(() => ['2026-12-05']);
+    maintenance.failure({ status: 503, code: 'SCHEDULED_MAINTENANCE' });
+    const refresh = vi.fn(() => Promise.resolve());
+    background = startBackgroundRefresh(runtime({ bulks: ['b1'], singles: 0 }, maintenance), 60_000, refresh);
+    // Saturday 19:00 to 24:00 Mountain Time: five hours without a call.
+    await vi.advanceTimersByTimeAsync(5 * 3_600_000 - 1);
+    expect(refresh).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(refresh).toHaveBeenCalledTimes(1);
   });
 
   it('never starts without a period, and aborts the listings running when closed', async () => {

@@ -1,6 +1,7 @@
 /*
  * A refresh: what may still change is read from the service (bulks with donations not yet final
- * or never listed, and donations sent one by one), on demand or in the background every few minutes.
+ * or never listed, and donations sent one by one), on demand or in the background every few minutes;
+ * the background refresh holds while the service is in its scheduled maintenance.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChannelInput } from '../../../shared/contract';
@@ -65,6 +66,8 @@ export function startBackgroundRefresh(
     timer.unref();
   };
   const tick = async (): Promise<void> => {
+    // The service's scheduled maintenance: no call until it ends (or a look elsewhere finds it back).
+    if (rt.environments.maintenance.current()) return;
     try {
       const { environment, store, ledger } = await rt.context();
       const targets = openTargets(store, ledger, environment);

@@ -3,6 +3,7 @@ import { count } from '../../../shared/i18n';
 import type { LedgerIntent } from '../ledger/ledgerShapes';
 import { saveIntent, type UploadContext } from './context';
 import { rowsWithDonation } from './repair';
+import { DeskFailure } from '../../../shared/result';
 
 const SERVICE_STATES = new Set(['UPLOADED', 'VALIDATED', 'PROCESSING', 'PROCESSED', 'ERROR']);
 
@@ -78,10 +79,11 @@ export class IntentFollower {
     this.schedule(intent.attemptId, delay);
   }
 
-  private schedule(attemptId: string, delay: number): void {
+  /** A poll after `delay`; `grownFrom` is the delay the next one grows from (a hold does not grow it). */
+  private schedule(attemptId: string, delay: number, grownFrom = delay): void {
     const timer = setTimeout(() => {
       this.timers.delete(attemptId);
-      const run = this.pollOnce(attemptId, delay).finally(() => this.inFlight.delete(run));
+      const run = this.pollOnce(attemptId, grownFrom).finally(() => this.inFlight.delete(run));
       this.inFlight.add(run);
     }, delay);
     timer.unref();
@@ -107,11 +109,24 @@ export class IntentFollower {
       if (!this.closed) this.schedule(attemptId, this.ctx.poll.maxMs);
       return;
     }
+    // The service's scheduled maintenance: wait for its end; one look now and then across the desk.
+    const held = rethrow ? null : this.ctx.environments.maintenance.waitMs(this.ctx.poll.maxMs);
+    if (held !== null) {
+      if (!this.closed) this.schedule(attemptId, held, lastDelay);
+      return;
+    }
     let next: LedgerIntent;
     try {
       const remote = await this.ctx.client.getIntent(intent.serviceId as string);
       next = await applyRemote(this.ctx, intent, remote);
     } catch (e) {
+      const hold = maintenanceDelay(this.ctx, e);
+      if (hold !== null) {
+        // Not a failure: no longer delay afterwards, and following goes on at the window's end.
+        if (!this.closed) this.schedule(attemptId, hold, lastDelay);
+        if (rethrow) throw e;
+        return;
+      }
       if (!this.closed)
         this.schedule(attemptId, Math.min(this.ctx.poll.maxMs, lastDelay * this.ctx.poll.factor * 2));
       if (rethrow) throw e;
@@ -140,4 +155,13 @@ export class IntentFollower {
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
   }
+}
+
+/** While the service is in its scheduled maintenance: how long a held loop waits (null: not held). */
+export function maintenanceDelay(
+  ctx: Pick<UploadContext, 'environments' | 'poll'>,
+  e: unknown,
+): number | null {
+  if (!(e instanceof DeskFailure) || e.code !== 'MAINTENANCE') return null;
+  return ctx.environments.maintenance.holdDelay(ctx.poll.maxMs) ?? ctx.poll.maxMs;
 }

@@ -39,4 +39,24 @@ describe('ResumeLoop', () => {
     await loop.now();
     expect(pass).toHaveBeenCalledTimes(1);
   });
+
+  it('waits for the maintenance’s end while it holds, without growing the back-off', async () => {
+    vi.useFakeTimers();
+    let held: number | null = 600_000;
+    const pass = vi.fn(async () => false);
+    const loop = new ResumeLoop(pass, { minMs: 1_000, maxMs: 3_600_000 }, () => held);
+    for (let i = 0; i < 5; i++) {
+      loop.later();
+      await vi.advanceTimersByTimeAsync(599_999);
+      expect(pass).toHaveBeenCalledTimes(i);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(pass).toHaveBeenCalledTimes(i + 1);
+    }
+    // Held five times, failed none: the first pass after the maintenance comes within a second or so.
+    held = null;
+    loop.later();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pass).toHaveBeenCalledTimes(6);
+    await loop.close();
+  });
 });

@@ -1,7 +1,8 @@
 /*
  * Resuming unfinished uploads: one pass at a time (a second call while one runs shares it), and
  * passes asked for "later" after a back-off that grows while passes keep failing or waiting and
- * starts again from the shortest delay after a pass where everything went well.
+ * starts again from the shortest delay after a pass where everything went well. During the service's
+ * scheduled maintenance the passes wait for its end instead, without counting as failures.
  */
 import { backoffDelay } from '../api/backoff';
 
@@ -15,6 +16,11 @@ export class ResumeLoop {
     /** One pass; resolves true when it went through and nothing failed or waits. */
     private readonly pass: () => Promise<boolean>,
     private readonly delays: { minMs: number; maxMs: number },
+    /**
+     * While the service is in its scheduled maintenance, the wait before the next pass (null when
+     * none holds): a pass held by it is not a failure, so the back-off neither grows nor applies.
+     */
+    private readonly held: () => number | null = () => null,
   ) {}
 
   /** A pass now (the one running, if any). */
@@ -33,7 +39,8 @@ export class ResumeLoop {
   /** A pass after the back-off delay (nothing more when one is already planned). */
   later(): void {
     if (this.closed || this.timer) return;
-    const delay = backoffDelay(this.failures++, { baseMs: this.delays.minMs, maxMs: this.delays.maxMs });
+    const delay =
+      this.held() ?? backoffDelay(this.failures++, { baseMs: this.delays.minMs, maxMs: this.delays.maxMs });
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.now();

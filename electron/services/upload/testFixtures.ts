@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environments } from '../environments/environments';
+import { MaintenanceWatch } from '../api/maintenanceWatch';
 import { EventBus } from '../core/eventBus';
 import type { LedgerApproval, LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { LedgerStore } from '../ledger/ledgerStore';
@@ -29,6 +30,7 @@ export async function testBasics(overrides: Partial<UploadBasics> = {}): Promise
   const environments = {
     resolve: async () => ({ info: { ...SERVICE, label: 'Sandbox' } }),
     describe: async () => ({ ...SERVICE, label: 'Sandbox' }),
+    maintenance: new MaintenanceWatch(),
   } as unknown as Environments;
   const platform = {
     env: {},

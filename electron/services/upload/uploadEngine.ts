@@ -38,7 +38,11 @@ export class UploadEngine {
   private closed = false;
 
   constructor(basics: UploadBasics, gates: SendGates = localSendGates) {
-    this.resumes = new ResumeLoop(() => this.resumePass(), basics.poll);
+    this.resumes = new ResumeLoop(
+      () => this.resumePass(),
+      basics.poll,
+      () => basics.environments.maintenance.holdDelay(basics.poll.maxMs),
+    );
     const gate = gates.open({
       ctx: basics,
       follow: (intent) => this.follower.follow(intent, 0),

@@ -346,4 +346,16 @@ describe('the audit trail through the services', () => {
     expect(csv).toContain(",'@dan,FINANCE-PC-7,");
     expect(csv).not.toMatch(/(^|,)@dan/m);
   }, 60_000);
+
+  it('records the announced maintenance dates as a setting, and nothing for a save that changes nothing', async () => {
+    person = 'greta';
+    await call('calendar.save', { dates: ['2026-12-05'] });
+    await call('calendar.save', { dates: ['2026-12-05'] });
+    const entries = (await call('audit.list', { filter: { person: 'greta' } })).entries;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: 'settings',
+      details: { changes: [{ setting: 'maintenanceDates', from: '', to: '2026-12-05' }] },
+    });
+  });
 });

@@ -92,20 +92,26 @@ describe('fault injection', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
-  it('answers 503 during the scheduled Saturday maintenance window, on both hosts', async () => {
+  it('answers 503 during the documented Saturday window, 18:00 to 24:00 Mountain Time, on both hosts', async () => {
     const faults = (await h.control('faults', { maintenance: 'scheduled' })).body;
     const window = faults.nextScheduledMaintenance as { start: string; end: string };
     const start = Date.parse(window.start);
     const end = Date.parse(window.end);
-    // 18:00 Mountain Time on a Saturday.
-    const local = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'America/Denver',
-      weekday: 'short',
-      hour: '2-digit',
-      hourCycle: 'h23',
-    }).format(new Date(start));
-    expect(local.replace(',', '')).toBe('Sat 18');
-    expect(end - start).toBe(3 * 3600_000);
+    const mountain = (ms: number) =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: 'America/Denver',
+        weekday: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .format(new Date(ms))
+        .replace(',', '');
+    expect(mountain(start)).toBe('Sat 18:00');
+    // Midnight at the end of that Saturday: the whole six hours (five when the clocks go back… never
+    // on a window's Saturday night, the change is on a Sunday at 02:00).
+    expect(mountain(end)).toBe('Sun 00:00');
+    expect(end - start).toBe(6 * 3600_000);
     const intent = await createIntent(h);
     await h.emu.advance((start - h.emu.now().getTime()) / 1000 - 60);
     expect((await h.api('GET', '/payments/ping')).status).toBe(200);
@@ -113,17 +119,45 @@ describe('fault injection', () => {
     const down = await h.api('GET', '/payments/ping');
     expect(down.status).toBe(503);
     expect(down.body.errors[0].code).toBe('SCHEDULED_MAINTENANCE');
-    expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(3 * 3600 - 120);
+    expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(6 * 3600 - 120);
     expect((await upload(intent, bulkFile([donation('840-123456789')]))).status).toBe(503);
-    await h.emu.advance(3 * 3600);
+    await h.emu.advance(5 * 3600);
+    // Before any token or address check: the whole platform is down.
+    expect((await fetch(`${h.emu.apiBaseUrl}/payments/ping`)).status).toBe(503);
+    await h.emu.advance(3600);
     expect((await h.api('GET', '/payments/ping')).status).toBe(200);
+    // About every five weeks: the next window is five Saturdays on.
     const next = (await h.control('faults')).body.nextScheduledMaintenance;
-    expect(Date.parse(next.start) - start).toBeGreaterThanOrEqual(5 * 7 * 86400_000 - 3600_000);
+    expect(mountain(Date.parse(next.start))).toBe('Sat 18:00');
+    expect(Math.round((Date.parse(next.start) - start) / 86400_000)).toBe(35);
   });
 
-  it('forces maintenance on demand', async () => {
+  it('keeps to the announced Saturdays when they are given, and refuses a date that is not one', async () => {
+    const saturday = new Date(h.emu.now().getTime() + 14 * 86400_000);
+    saturday.setUTCDate(saturday.getUTCDate() + ((6 - saturday.getUTCDay() + 7) % 7));
+    const date = saturday.toISOString().slice(0, 10);
+    const faults = (await h.control('faults', { maintenance: 'scheduled', maintenanceDates: [date] })).body;
+    expect(faults.maintenanceDates).toEqual([date]);
+    const start = Date.parse(faults.nextScheduledMaintenance.start);
+    expect(new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Denver' }).format(new Date(start))).toBe(
+      date,
+    );
+    const sunday = new Date(saturday.getTime() + 86400_000).toISOString().slice(0, 10);
+    expect((await h.control('faults', { maintenanceDates: [sunday] })).status).toBe(400);
+  });
+
+  it('forces maintenance on demand, until 24:00 Mountain Time', async () => {
     await h.control('faults', { maintenance: 'on' });
-    expect((await h.api('GET', '/payments/ping')).status).toBe(503);
+    const down = await fetch(`${h.emu.apiBaseUrl}/payments/ping`);
+    expect(down.status).toBe(503);
+    const end = h.emu.now().getTime() + Number(down.headers.get('retry-after')) * 1000;
+    const mountain = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/Denver',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(end));
+    expect(mountain).toMatch(/^(00:00|00:01|24:00)$/);
     await h.control('faults', { maintenance: 'off' });
     expect((await h.api('GET', '/payments/ping')).status).toBe(200);
   });

@@ -22,6 +22,7 @@ import { useDesk } from '../../app/DeskContext';
 import { SandboxClockPanel } from './SandboxClockPanel';
 import { DataPanel } from './DataPanel';
 import { TeamDatabasePanel } from './TeamDatabasePanel';
+import { ServiceCalendarPanel } from './ServiceCalendarPanel';
 
 const environmentHelp: Record<EnvironmentId, string> = {
   offline: 'A practice copy of the giving service on this computer. Nothing leaves your machine.',
@@ -237,6 +238,7 @@ export function SettingsPage() {
       </Stack>
       {/* Its own form after the page's: Enter in its fields saves the team database, not the environment. */}
       <TeamDatabasePanel key={settings.teamDatabase.address} />
+      <ServiceCalendarPanel />
       {/* Outside the environment's form too: its Save and Test connection are about the environment only. */}
       <Box sx={{ maxWidth: 720 }}>
         <DataPanel />

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { MaintenanceAheadWarning } from './MaintenanceNotices';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -150,6 +151,7 @@ export function UploadDialog({
                 : `This goes to ${environment.label}.`}
             </Alert>
           )}
+          {!results && <MaintenanceAheadWarning />}
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
           {preview && (
             <>

@@ -31,6 +31,7 @@ import { environmentLabels, type EnvironmentId } from '../../../../shared/contra
 import { copyText } from '../../components/copyText';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
+import { MaintenanceNotice } from './MaintenanceNotices';
 
 const uploadStateLabels: Record<
   UploadView['state'],
@@ -198,7 +199,8 @@ export default function UploadsPage() {
 
   async function checkNow(intent: IntentView) {
     const r = await desk['upload.refresh']({ intentId: intent.intentId });
-    if (!r.ok) setError(r.error.message);
+    // The service's scheduled maintenance is not an error: the notice above says until when.
+    if (!r.ok && r.error.code !== 'MAINTENANCE') setError(r.error.message);
     await load();
   }
 
@@ -209,6 +211,7 @@ export default function UploadsPage() {
         Each upload is followed until the service has processed it, also after the app restarts. You are told
         when one finishes.
       </Typography>
+      <MaintenanceNotice />
       {error && (
         <Alert severity="error" role="alert">
           {error}
