@@ -2,6 +2,7 @@ import { latestVersion, loadMigrations } from '../db/migrationRunner';
 import decide from './migrations/R__decide.sql?raw';
 import markSent from './migrations/R__mark_sent.sql?raw';
 import ruleChanged from './migrations/R__rule_changed.sql?raw';
+import teamNews from './migrations/R__team_news.sql?raw';
 import uploadGuarded from './migrations/R__upload_guarded.sql?raw';
 import uploadSubmitted from './migrations/R__upload_submitted.sql?raw';
 import v001 from './migrations/V001__uploads_approvals_audit_corrections.sql?raw';
@@ -24,6 +25,7 @@ export const TEAM_MIGRATIONS = loadMigrations([
   { name: 'R__decide.sql', text: decide },
   { name: 'R__mark_sent.sql', text: markSent },
   { name: 'R__rule_changed.sql', text: ruleChanged },
+  { name: 'R__team_news.sql', text: teamNews },
   { name: 'R__upload_guarded.sql', text: uploadGuarded },
   { name: 'R__upload_submitted.sql', text: uploadSubmitted },
 ]);
