@@ -23,6 +23,12 @@ export const events = {
   'settings.changed': z.object({ environment: z.string() }),
   /** Team mode: how many uploads wait for approval now (the side bar's badge). */
   'approvals.changed': z.object({ waiting: z.number().int().nonnegative() }),
+  /**
+   * Team mode: the team database told of news (an upload submitted, decided, voided or sent, a
+   * colleague's bulk moved; `resync` after the app was not listening), already read again here:
+   * screens showing uploads or approvals load again.
+   */
+  'team.news': z.object({ kind: z.string(), uploadId: z.string().nullable() }),
   ...uploadEvents,
 } as const;
 

@@ -181,9 +181,12 @@ export default function UploadsPage() {
       );
     reload();
     const off = desk.on('intent.updated', reload);
+    // Team mode: an approver decided, or a colleague's computer sent a bulk of an upload listed here.
+    const offNews = desk.on('team.news', reload);
     return () => {
       live = false;
       off();
+      offNews();
     };
   }, []);
 
