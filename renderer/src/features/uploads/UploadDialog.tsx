@@ -18,6 +18,9 @@ import { count, plural } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
+import { useTeam } from '../../app/TeamContext';
+import { waitsForApprover } from '../../../../shared/team/approvalWait';
+import { leaveUploadNotice } from './uploadNotice';
 
 type Preview = ChannelResponse<'upload.preview'>;
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
@@ -57,6 +60,7 @@ export function UploadDialog({
   onSent,
 }: Props) {
   const { info } = useDesk();
+  const { status: team } = useTeam();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
@@ -118,10 +122,18 @@ export function UploadDialog({
     setSending(false);
     if (!result.ok) return setError(result.error.message);
     if (result.value.problems.length) setError(result.value.problems.join(' '));
+    if (result.value.upload.state === 'waiting-approval') {
+      leaveUploadNotice(
+        `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`,
+      );
+    }
     onSent(result.value.uploadId);
   }
 
   const environment = info?.environment;
+  // Team mode, when the team's rule holds this upload for an approver: it is submitted, not sent.
+  const rule = team?.mode === 'team' ? team.rule : null;
+  const forApproval = !oneByOne && !!rule && !!preview && waitsForApprover(rule, preview.totals);
   const duplicates = preview?.duplicates ?? [];
   const blocked =
     !preview ||
@@ -148,6 +160,12 @@ export function UploadDialog({
               {environment.id === 'production'
                 ? 'This goes to Production: the donations are real and will be paid.'
                 : `This goes to ${environment.label}.`}
+            </Alert>
+          )}
+          {forApproval && (
+            <Alert severity="info" data-testid="upload-for-approval">
+              The team&apos;s rule holds this upload for an approver: it is submitted for approval now, and
+              nothing is sent to the giving service until another person approves it.
             </Alert>
           )}
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
@@ -320,7 +338,7 @@ export function UploadDialog({
         </Button>
         {!results && (
           <Button onClick={() => void send()} disabled={blocked || sending}>
-            {sending ? 'Sending…' : 'Send'}
+            {forApproval ? (sending ? 'Submitting…' : 'Submit for approval') : sending ? 'Sending…' : 'Send'}
           </Button>
         )}
       </DialogActions>

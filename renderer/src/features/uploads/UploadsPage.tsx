@@ -30,6 +30,7 @@ import { environmentLabels, type EnvironmentId } from '../../../../shared/contra
 import { copyText } from '../../components/copyText';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
+import { takeUploadNotice } from './uploadNotice';
 
 const uploadStateLabels: Record<
   UploadView['state'],
@@ -164,6 +165,8 @@ function CorrectsWords({ bulkId, uploads }: { bulkId: string; uploads: UploadVie
 export default function UploadsPage() {
   const [uploads, setUploads] = useState<UploadView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Left by the upload dialog: "Submitted for approval …" (team mode), shown once.
+  const [notice] = useState(takeUploadNotice);
 
   const load = useCallback(async () => {
     const r = await desk['upload.list']({});
@@ -211,6 +214,11 @@ export default function UploadsPage() {
         Each upload is followed until the service has processed it, also after the app restarts. You are told
         when one finishes.
       </Typography>
+      {notice && (
+        <Alert severity="success" role="status" data-testid="upload-notice">
+          {notice}
+        </Alert>
+      )}
       {error && (
         <Alert severity="error" role="alert">
           {error}
