@@ -255,7 +255,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         throw e;
       }
     },
-    ...sandboxClockHandlers(settings, environments),
+    ...sandboxClockHandlers(settings, environments, options.fetchImpl),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(
