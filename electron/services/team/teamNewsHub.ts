@@ -33,10 +33,8 @@ export class TeamNewsHub {
     } catch {
       db = null;
     }
-    if (db === this.db) {
-      await this.listener?.start();
-      return;
-    }
+    // Already listening to it, or trying again after its own back-off: nothing to do.
+    if (db === this.db) return;
     const old = this.listener;
     this.db = db;
     this.listener = null;
