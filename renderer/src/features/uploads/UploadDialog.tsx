@@ -122,11 +122,11 @@ export function UploadDialog({
     setSending(false);
     if (!result.ok) return setError(result.error.message);
     if (result.value.problems.length) setError(result.value.problems.join(' '));
-    if (result.value.upload.state === 'waiting-approval') {
-      leaveUploadNotice(
-        `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`,
-      );
-    }
+    leaveUploadNotice(
+      result.value.upload.state === 'waiting-approval'
+        ? `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`
+        : null,
+    );
     onSent(result.value.uploadId);
   }
 
