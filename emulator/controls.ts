@@ -28,18 +28,24 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   );
 }
 
+/**
+ * The emulator's mark on its clock's answers: the app offers the clock control for a Custom service
+ * on this computer only when its clock answers with this (a real service never sends it).
+ */
+export const EMULATOR_HEADERS = { 'X-Giving-Service-Emulator': 'donation-desk' };
+
 function clockBody(ctx: RequestContext): unknown {
   return { now: ctx.core.now().toISOString(), timeScale: ctx.core.options.timeScale };
 }
 
 function getClock(ctx: RequestContext): void {
-  sendJson(ctx.res, 200, clockBody(ctx), 'application/json');
+  sendJson(ctx.res, 200, clockBody(ctx), 'application/json', EMULATOR_HEADERS);
 }
 
 async function postClock(ctx: RequestContext): Promise<void> {
   const body = parse(clockSchema, await readJson(ctx.req));
   ctx.core.advance(body.advanceSeconds);
-  sendJson(ctx.res, 200, clockBody(ctx), 'application/json');
+  sendJson(ctx.res, 200, clockBody(ctx), 'application/json', EMULATOR_HEADERS);
 }
 
 function faultsBody(ctx: RequestContext): unknown {

@@ -28,10 +28,12 @@ import { osIdentity } from './core/identity';
 import { environmentIdSchema, type EnvironmentId } from '../../shared/contract';
 import { createTeamServices, teamConnectionOf } from './team/teamServices';
 import type { TeamDatabase } from './team/teamTypes';
+import type { TeamNews } from './team/teamNews';
 import type { UploadView } from '../../shared/contract/uploadChannels';
 import { TeamConnection } from './team/teamConnection';
 import { teamSendGates } from './team/sendGate/teamSendGate';
 import { TeamAuditOutbox } from './team/teamAuditOutbox';
+import { TeamNewsHub } from './team/teamNewsHub';
 import { databaseOf } from './db/deskDatabase';
 
 export interface DeskRuntime {
@@ -50,6 +52,16 @@ export interface DeskRuntime {
   resumeUploads(): Promise<void>;
   /** Team mode, the approver sends: sends an upload this login approved (see UploadServices). */
   sendApproved(uploadId: string): Promise<{ uploadId: string; upload: UploadView; problems: string[] }>;
+  /**
+   * Team mode: the team's news as the team database tells it (LISTEN/NOTIFY). listen() opens the
+   * one listening connection (the app does at start; a command when it waits); next() resolves at
+   * the next piece of news, or null after the time given, so a wait sleeps on it and polls as before.
+   */
+  news: {
+    listen(): Promise<void>;
+    next(timeoutMs: number, signal?: AbortSignal): Promise<{ kind: string; upload: string | null } | null>;
+    listening(): boolean;
+  };
   /** Stops timers, pollers and the in-process emulator. */
   close(): Promise<void>;
 }
@@ -188,6 +200,25 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
   });
 
+  // The team's news at once: a decision, a submission or a colleague's sent bulk is read again now
+  // (the side bar's count, the uploads waiting here, Approvals) instead of at the next poll.
+  const inApp = platform.mode !== 'cli';
+  const reactToNews = async (news: TeamNews): Promise<void> => {
+    await teamServices.pollNow();
+    if (news.kind !== 'submitted') await upload.resumeNow().catch(() => undefined);
+    events.emit('team.news', { kind: news.kind, uploadId: news.upload });
+  };
+  const teamNews = new TeamNewsHub({
+    current: () => safeCurrent(team),
+    ...(inApp ? { onNews: (news: TeamNews) => void reactToNews(news).catch(() => undefined) } : {}),
+  });
+  const unsubscribeNews = inApp
+    ? events.subscribe((name) => {
+        if (name === 'settings.changed') void teamNews.ensure();
+      })
+    : () => undefined;
+  if (inApp) void teamNews.ensure();
+
   // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
   const uploadsIfReadable = () => upload.uploadsSoFar().catch(() => null);
 
@@ -230,7 +261,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
         throw e;
       }
     },
-    ...sandboxClockHandlers(settings, environments),
+    ...sandboxClockHandlers(settings, environments, options.fetchImpl),
     ...calendarHandlers(announcedMaintenance, environments, events),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
@@ -307,7 +338,14 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     resumeUploads: () => upload.resumeNow(),
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
     pushAudit: () => (safeCurrent(team) ? auditOutbox.push() : Promise.resolve(0)),
+    news: {
+      listen: () => teamNews.ensure(),
+      next: (timeoutMs, signal) => teamNews.next(timeoutMs, signal),
+      listening: () => teamNews.listening(),
+    },
     close: async () => {
+      unsubscribeNews();
+      await teamNews.close();
       teamServices.close();
       await upload.close();
       await reconcile.close();

@@ -26,6 +26,24 @@ import {
 
 const empty = z.object({}).strict();
 
+/** giving.example.com, or localhost / 127.0.0.1 (optionally with a port). */
+export function isProgramDomain(text: string): boolean {
+  if (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(text)) return true;
+  const local = /^(localhost|127\.0\.0\.1)(:(\d{1,5}))?$/i.exec(text);
+  return !!local && (local[3] === undefined || (Number(local[3]) >= 1 && Number(local[3]) <= 65_535));
+}
+
+/** Whether a program domain names this computer (its pages are then plain http, as the emulator serves them). */
+export function isLocalProgramDomain(text: string): boolean {
+  return /^(localhost|127\.0\.0\.1)(:\d{1,5})?$/i.test(text.trim());
+}
+
+/** The program's address for a domain: https on the internet, http on this computer. */
+export function programUrlOf(programDomain: string): string {
+  if (!programDomain) return '';
+  return `${isLocalProgramDomain(programDomain) ? 'http' : 'https'}://${programDomain}`;
+}
+
 const httpsUrl = z
   .string()
   .trim()
@@ -34,13 +52,17 @@ const httpsUrl = z
     message: 'Use an https:// address (plain http is allowed only for this computer).',
   });
 
+/**
+ * A program domain: a domain on the internet, or a service on this computer with its port
+ * (localhost:4010, 127.0.0.1:4010), such as the emulator two people share to try team mode.
+ */
 const domain = z
   .string()
   .trim()
-  .regex(
-    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
-    'Enter a domain such as giving.example.com',
-  );
+  .refine((d) => isProgramDomain(d), {
+    message:
+      'Enter a domain such as giving.example.com (or, for a service on this computer, localhost:4010 or 127.0.0.1:4010).',
+  });
 
 export const addressesSchema = z.object({
   baseUrl: z.string(),

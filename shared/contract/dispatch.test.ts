@@ -43,7 +43,7 @@ describe('dispatch', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('INVALID_INPUT');
-      expect(r.error.message).toContain('environment');
+      expect(r.error.message).toMatch(/^Environment: /);
     }
     expect(save).not.toHaveBeenCalled();
     const extra = await dispatch(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { DeskFailure, err, ok, type Result } from '../result';
 import { channels, type ChannelInput, type ChannelName, type ChannelResponse } from './channels';
+import { fieldName } from './fieldNames';
 
 /** Context a transport passes to a handler (who asked, how to report progress). */
 export interface CallContext {
@@ -18,7 +19,8 @@ export type Services = { [C in ChannelName]: Handler<C> };
 function describeIssues(error: z.ZodError): string {
   const first = error.issues[0];
   if (!first) return 'The request was not understood.';
-  const where = first.path.length ? `${first.path.join('.')}: ` : '';
+  const name = fieldName(first.path);
+  const where = name ? `${name}: ` : '';
   return `${where}${first.message}`;
 }
 

@@ -25,6 +25,13 @@ export const events = {
   'approvals.changed': z.object({ waiting: z.number().int().nonnegative() }),
   /** The service's scheduled maintenance began (until when) or ended (null): follows and refreshes hold. */
   'service.maintenance': z.object({ until: z.string().nullable() }),
+
+  /**
+   * Team mode: the team database told of news (an upload submitted, decided, voided or sent, a
+   * colleague's bulk moved; `resync` after the app was not listening), already read again here:
+   * screens showing uploads or approvals load again.
+   */
+  'team.news': z.object({ kind: z.string(), uploadId: z.string().nullable() }),
   ...uploadEvents,
 } as const;
 

@@ -338,7 +338,14 @@ test('maker-checker through the screens: alice uploads, it waits, bob approves i
   await openApp(page, aliceApp);
   await openFixedSample(page);
   await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  // The team's rule holds every upload: the dialog submits it for approval, it does not send it.
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('upload-for-approval')).toContainText(
+    'nothing is sent to the giving service',
+  );
+  await expect(dialog.getByRole('button', { name: 'Send', exact: true })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Submit for approval' }).click();
+  await expect(page.getByTestId('upload-notice')).toContainText('Submitted for approval');
   const upload = page.getByRole('region', { name: /Upload of/ }).first();
   await expect(upload.getByTestId('upload-state')).toHaveText('Waiting for approval', { timeout: 30_000 });
   await expect(upload.getByTestId('upload-approval')).toHaveAttribute('data-state', 'waiting');

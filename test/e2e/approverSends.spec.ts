@@ -53,7 +53,7 @@ test('bob approves and sends alice’s upload from his app; hers never sends it 
   await openApp(page, aliceApp);
   await openFixedSample(page);
   await page.getByRole('button', { name: 'Upload…' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Submit for approval' }).click();
   const upload = page.getByRole('region', { name: /Upload of/ }).first();
   await expect(upload.getByTestId('upload-state')).toHaveText('Waiting for approval', { timeout: 30_000 });
   await expect(upload.getByTestId('upload-approval')).toContainText(

@@ -1,10 +1,10 @@
 import { count } from '../../../shared/i18n';
 import type { DeskRuntime } from '../../services';
-import type { TeamUpload } from '../../services/team/teamTypes';
+import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
 import { EXIT, exitCodeOf } from '../exitCodes';
 import { commandArgs, registerCommand, type CliContext } from '../main';
 import { teamOf, teamRefusal } from './teamCli';
-import { printUploads, uploadExit, waitForUploads } from './upload';
+import { printUploads, sleepOrNews, uploadExit, waitForUploads, waitStep } from './upload';
 
 /*
  * Maker-checker from the command line: the team's uploads waiting for approval, and an approver's
@@ -72,6 +72,9 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   if (decided.state === 'approved' && decided.sender === 'approver') {
     return sendAfterApproval(ctx, found.desk, decided, parsed.values.wait === true);
   }
+  if (decided.state === 'approved' && parsed.values.wait === true) {
+    return waitForPreparer(ctx, found.desk, found.team, decided);
+  }
   if (ctx.json) ctx.io.out(JSON.stringify(decided, null, 2));
   else {
     ctx.io.out(
@@ -81,6 +84,43 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
     );
   }
   return EXIT.ok;
+}
+
+/**
+ * `approve --wait` when the preparer's computer sends: waits until the team's record says it was
+ * sent (or voided), woken at once by the team database's news, else looking again less and less
+ * often (from DONATION_DESK_POLL_MIN_MS, 3 s, up to a minute).
+ */
+async function waitForPreparer(
+  ctx: CliContext,
+  desk: DeskRuntime,
+  team: TeamDatabase,
+  decided: TeamUpload,
+): Promise<number> {
+  const id = decided.id;
+  if (!ctx.json) {
+    ctx.io.out(
+      `Approved upload ${id} (file SHA-256 ${decided.fileSha256}): ${count(decided.rows, 'row')}, ${money(decided.totals)}. Waiting for the preparer's computer to send it…`,
+    );
+  }
+  let delay = waitStep(ctx);
+  let now = decided;
+  for (;;) {
+    try {
+      now = (await team.upload(id)) ?? now;
+    } catch {
+      // The team database away for a moment: look again at the next round.
+    }
+    if (now.state !== 'approved') break;
+    delay = (await sleepOrNews(desk, delay)) ? waitStep(ctx) : Math.min(60_000, delay * 1.5);
+  }
+  if (ctx.json) ctx.io.out(JSON.stringify(now, null, 2));
+  else if (now.state === 'sent') {
+    ctx.io.out(
+      `Sent: ${now.sentBy ?? decided.preparer}${now.sentFrom ? ` sent it from ${now.sentFrom}` : ' sent it'} (upload ${id}).`,
+    );
+  } else ctx.io.err(`Upload ${id} was not sent: it is ${now.state}${now.reason ? ` (${now.reason})` : ''}.`);
+  return now.state === 'sent' ? EXIT.ok : EXIT.problems;
 }
 
 /**
@@ -126,7 +166,8 @@ since is void and cannot be approved. The preparer may not approve their own upl
 with the desk_approver role may approve: the team database enforces both.
 When the team's rule says the approver sends, this computer then sends it (the exact file its
 preparer's computer stored, SHA-256 checked) and --wait follows it until the service has processed
-it; after an interruption, donation-desk resume on this computer finishes sending it.
+it; after an interruption, donation-desk resume on this computer finishes sending it. When the
+preparer's computer sends it, --wait waits until it has been sent (exit 0), or voided (exit 1).
 ${DECISION_EXITS}
 When it is sent from here, the exit codes are those of donation-desk upload (1: a part ended in ERROR
 or was stopped; 3: the service could not be reached).`,

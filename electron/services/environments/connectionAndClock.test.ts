@@ -129,3 +129,37 @@ describe('the Offline sandbox clock from the app', () => {
     await call('settings.save', { environment: 'offline' });
   });
 });
+
+describe('Custom on the emulator on this computer (team mode tried on one machine)', () => {
+  const customOnEmulator = (programDomain: string) => ({
+    environment: 'custom' as const,
+    remote: {
+      id: 'custom' as const,
+      addresses: { baseUrl: emulator.apiBaseUrl, tokenUrl: emulator.tokenUrl, programDomain },
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+    },
+  });
+
+  it('saves a program domain on this computer, with its port', async () => {
+    const port = new URL(emulator.apiBaseUrl).port;
+    for (const programDomain of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      const saved = await call('settings.save', customOnEmulator(programDomain));
+      expect(saved.ok, JSON.stringify(saved)).toBe(true);
+      const info = await call('app.info', {});
+      expect(info.ok && info.value.environment.programUrl).toBe(`http://${programDomain}`);
+    }
+    await call('settings.save', { environment: 'offline' });
+  });
+
+  it('offers the sandbox clock there, and moves the emulator’s clock', async () => {
+    const port = new URL(emulator.apiBaseUrl).port;
+    expect((await call('settings.save', customOnEmulator(`127.0.0.1:${port}`))).ok).toBe(true);
+    const before = emulator.now().getTime();
+    const moved = await call('sandbox.advanceClock', { seconds: 600 });
+    expect(moved.ok, JSON.stringify(moved)).toBe(true);
+    expect(emulator.now().getTime() - before).toBe(600_000);
+    expect((await call('sandbox.clock', {})).ok).toBe(true);
+    await call('settings.save', { environment: 'offline' });
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  programUrlOf,
   environmentLabels,
   type Addresses,
   type EnvironmentId,
@@ -68,7 +69,7 @@ export class Environments {
         label: environmentLabels[id],
         baseUrl: remote.baseUrl.replace(/\/+$/, ''),
         tokenUrl: remote.tokenUrl,
-        programUrl: remote.programDomain ? `https://${remote.programDomain}` : '',
+        programUrl: programUrlOf(remote.programDomain),
         emulated: false,
       },
       tokens: new TokenClient(
@@ -139,7 +140,7 @@ export class Environments {
       label: environmentLabels[id],
       baseUrl: remote.baseUrl,
       tokenUrl: remote.tokenUrl,
-      programUrl: remote.programDomain ? `https://${remote.programDomain}` : '',
+      programUrl: programUrlOf(remote.programDomain),
       emulated: false,
     };
   }

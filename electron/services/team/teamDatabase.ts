@@ -41,6 +41,10 @@ export class PgTeamDatabase implements TeamDatabase {
     return this.db.schemaVersion(...args);
   }
 
+  newsClient(): ReturnType<TeamDbPool['newsClient']> {
+    return this.db.newsClient();
+  }
+
   who(...args: Parameters<TeamDbPool['who']>): ReturnType<TeamDbPool['who']> {
     return this.db.who(...args);
   }

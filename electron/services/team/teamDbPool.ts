@@ -30,23 +30,32 @@ export class TeamDbPool {
   readonly computer: string;
   readonly pool: pg.Pool;
   private readonly password: string | null;
+  private readonly clientConfig: pg.ClientConfig;
   private ready: Promise<void> | null = null;
 
   constructor(options: PgTeamDatabaseOptions) {
     this.server = describeServer(options.url);
     this.password = passwordOf(options.url);
     this.computer = options.computer ?? hostname();
-    this.pool = new pg.Pool({
+    this.clientConfig = {
       connectionString: options.url,
-      max: options.poolSize ?? 3,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-      idleTimeoutMillis: 30_000,
       statement_timeout: options.statementTimeoutMs ?? 15_000,
       query_timeout: (options.statementTimeoutMs ?? 15_000) + 5_000,
       application_name: 'Donation Desk',
-    });
+    };
+    this.pool = new pg.Pool({ ...this.clientConfig, max: options.poolSize ?? 3, idleTimeoutMillis: 30_000 });
     // A connection dropped while idle (server restart, network) is not a crash: the next call reconnects.
     this.pool.on('error', () => undefined);
+  }
+
+  /**
+   * A connection of its own, outside the pool, with the pool's address and TLS settings: the one
+   * that listens for the team's news (teamNews.ts). Kept alive by TCP keep-alives, so a network
+   * that went away is noticed.
+   */
+  newsClient(): pg.Client {
+    return new pg.Client({ ...this.clientConfig, keepAlive: true, application_name: 'Donation Desk news' });
   }
 
   failure(e: unknown): DeskFailure {

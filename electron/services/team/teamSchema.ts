@@ -5,6 +5,8 @@ import markSent from './migrations/R__mark_sent.sql?raw';
 import ruleChanged from './migrations/R__rule_changed.sql?raw';
 import unmarkSent from './migrations/R__unmark_sent.sql?raw';
 import uploadFiles from './migrations/R__upload_files.sql?raw';
+
+import teamNews from './migrations/R__team_news.sql?raw';
 import uploadGuarded from './migrations/R__upload_guarded.sql?raw';
 import uploadSubmitted from './migrations/R__upload_submitted.sql?raw';
 import v001 from './migrations/V001__uploads_approvals_audit_corrections.sql?raw';
@@ -32,6 +34,8 @@ export const TEAM_MIGRATIONS = loadMigrations([
   { name: 'R__rule_changed.sql', text: ruleChanged },
   { name: 'R__unmark_sent.sql', text: unmarkSent },
   { name: 'R__upload_files.sql', text: uploadFiles },
+
+  { name: 'R__team_news.sql', text: teamNews },
   { name: 'R__upload_guarded.sql', text: uploadGuarded },
   { name: 'R__upload_submitted.sql', text: uploadSubmitted },
 ]);

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 /*
  * Team mode: what the shared PostgreSQL database offers the rest of the app. One implementation
  * (teamDatabase.ts, over `pg`); the database itself enforces who may do what (roles, grants,
@@ -167,6 +168,8 @@ export interface TeamTrailCheck {
 
 export interface TeamDatabase {
   readonly server: string;
+  /** A new connection outside the pool (same address and TLS) to listen for the team's news on. */
+  newsClient?(): pg.Client;
   who(): Promise<TeamWho>;
   rule(): Promise<TeamApprovalPolicy>;
   setRule(rule: TeamApprovalPolicy): Promise<void>;

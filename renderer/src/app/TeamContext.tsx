@@ -28,7 +28,7 @@ async function readTeam(): Promise<{ status: TeamStatus | null; waiting: number 
 /**
  * Team mode as the whole window sees it: whether a team database is in use and reachable, who the
  * server says is connected, and how many uploads wait. Read on start, when settings change, when
- * main says the waiting uploads changed, and every 30 seconds.
+ * main says the waiting uploads changed or the team database told of news, and every 30 seconds.
  */
 export function TeamProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<TeamStatus | null>(null);
@@ -53,11 +53,14 @@ export function TeamProvider({ children }: { children: ReactNode }) {
     const timer = setInterval(() => void refresh(), REFRESH_MS);
     const offSettings = desk.on('settings.changed', () => void refresh());
     const offApprovals = desk.on('approvals.changed', ({ waiting: n }) => setWaiting(n));
+    // The team database told of a submission or a decision (main has read the count again already).
+    const offNews = desk.on('team.news', () => void refresh());
     return () => {
       live = false;
       clearInterval(timer);
       offSettings();
       offApprovals();
+      offNews();
     };
   }, [refresh]);
 

@@ -41,9 +41,11 @@ function ApprovalList() {
       });
     load();
     const off = desk.on('approvals.changed', load);
+    const offNews = desk.on('team.news', load);
     return () => {
       live = false;
       off();
+      offNews();
     };
   }, [show]);
 

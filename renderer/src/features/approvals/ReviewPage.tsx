@@ -77,7 +77,11 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
 
   useEffect(() => {
     void load();
-  }, [load]);
+    // Another approver decided, or the preparer voided it: the page says so at once.
+    return desk.on('team.news', (news) => {
+      if (news.uploadId === uploadId || news.uploadId === null) void load();
+    });
+  }, [load, uploadId]);
 
   async function decide() {
     if (!review || !deciding) return;

@@ -15,11 +15,12 @@ const sandboxTime = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * The Offline sandbox's clock: how fast it runs, what time it is there, and buttons that move it
- * forward so donations reach CLEARED or DECLINED without waiting. Shown only while the Offline
- * sandbox is the environment in force (main refuses the move otherwise).
+ * The sandbox's clock: how fast it runs, what time it is there, and buttons that move it forward so
+ * donations reach CLEARED or DECLINED without waiting. Shown while the Offline sandbox is the
+ * environment in force, and on Custom when main finds the service there is the emulator on this
+ * computer (`emulatorOnly`: nothing shows until its clock answered; main refuses any other service).
  */
-export function SandboxClockPanel() {
+export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boolean }) {
   const [clock, setClock] = useState<SandboxClock | null>(null);
   const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -30,7 +31,7 @@ export function SandboxClockPanel() {
       void desk['sandbox.clock']({}).then((result) => {
         if (!live) return;
         if (result.ok) setClock(result.value);
-        else setMessage({ severity: 'error', text: result.error.message });
+        else if (!emulatorOnly) setMessage({ severity: 'error', text: result.error.message });
       });
     read();
     // The sandbox's clock runs while the page is open; show it moving.
@@ -39,7 +40,7 @@ export function SandboxClockPanel() {
       live = false;
       clearInterval(timer);
     };
-  }, []);
+  }, [emulatorOnly]);
 
   async function move(seconds: number) {
     setBusy(true);
@@ -54,12 +55,21 @@ export function SandboxClockPanel() {
     });
   }
 
+  // Custom: a real service has no such clock, so nothing is shown unless the emulator answered.
+  if (emulatorOnly && !clock) return null;
+
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="sandbox-clock-title">
       <Stack spacing={1.5}>
         <Typography variant="h2" id="sandbox-clock-title">
-          Offline sandbox clock
+          {emulatorOnly ? 'Emulator clock (the service on this computer)' : 'Offline sandbox clock'}
         </Typography>
+        {emulatorOnly && (
+          <Typography variant="body2" color="text.secondary">
+            Custom uses the giving-service emulator running on this computer: everyone using it shares this
+            clock.
+          </Typography>
+        )}
         {clock && (
           <Typography data-testid="sandbox-speed">
             {sandboxSpeed(clock.timeScale)} Sandbox time now:{' '}

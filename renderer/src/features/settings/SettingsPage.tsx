@@ -189,6 +189,10 @@ export function SettingsPage() {
         </Paper>
 
         {settings.environment === 'offline' && <SandboxClockPanel />}
+        {/* Custom on the emulator (npm run emulator), as two people trying team mode on one machine use it. */}
+        {settings.environment === 'custom' && (
+          <SandboxClockPanel key={settings.remotes.custom.addresses.baseUrl} emulatorOnly />
+        )}
 
         {remote && environment !== 'offline' && (
           <Paper variant="outlined" sx={{ p: 2 }}>
@@ -202,7 +206,7 @@ export function SettingsPage() {
               {field('programDomain', 'Program domain', {
                 placeholder: 'giving.example.org',
                 helperText:
-                  'Where images and donation pages live. Only addresses on this domain open in your browser.',
+                  'Where images and donation pages live. Only addresses on this domain open in your browser. For the emulator on this computer: localhost and its port, such as localhost:4010.',
               })}
               {field('clientId', 'Client id', { autoComplete: 'off' })}
               {field('clientSecret', 'Client secret', {

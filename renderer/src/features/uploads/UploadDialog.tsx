@@ -19,6 +19,9 @@ import { count, plural } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
+import { useTeam } from '../../app/TeamContext';
+import { waitsForApprover } from '../../../../shared/team/approvalWait';
+import { leaveUploadNotice } from './uploadNotice';
 
 type Preview = ChannelResponse<'upload.preview'>;
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
@@ -58,6 +61,7 @@ export function UploadDialog({
   onSent,
 }: Props) {
   const { info } = useDesk();
+  const { status: team } = useTeam();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
@@ -119,10 +123,18 @@ export function UploadDialog({
     setSending(false);
     if (!result.ok) return setError(result.error.message);
     if (result.value.problems.length) setError(result.value.problems.join(' '));
+    leaveUploadNotice(
+      result.value.upload.state === 'waiting-approval'
+        ? `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`
+        : null,
+    );
     onSent(result.value.uploadId);
   }
 
   const environment = info?.environment;
+  // Team mode, when the team's rule holds this upload for an approver: it is submitted, not sent.
+  const rule = team?.mode === 'team' ? team.rule : null;
+  const forApproval = !oneByOne && !!rule && !!preview && waitsForApprover(rule, preview.totals);
   const duplicates = preview?.duplicates ?? [];
   const blocked =
     !preview ||
@@ -152,6 +164,13 @@ export function UploadDialog({
             </Alert>
           )}
           {!results && <MaintenanceAheadWarning />}
+
+          {forApproval && (
+            <Alert severity="info" data-testid="upload-for-approval">
+              The team&apos;s rule holds this upload for an approver: it is submitted for approval now, and
+              nothing is sent to the giving service until another person approves it.
+            </Alert>
+          )}
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
           {preview && (
             <>
@@ -322,7 +341,7 @@ export function UploadDialog({
         </Button>
         {!results && (
           <Button onClick={() => void send()} disabled={blocked || sending}>
-            {sending ? 'Sending…' : 'Send'}
+            {forApproval ? (sending ? 'Submitting…' : 'Submit for approval') : sending ? 'Sending…' : 'Send'}
           </Button>
         )}
       </DialogActions>

@@ -33,6 +33,8 @@ import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 import { MaintenanceNotice } from './MaintenanceNotices';
 
+import { takeUploadNotice } from './uploadNotice';
+
 const uploadStateLabels: Record<
   UploadView['state'],
   { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }
@@ -166,6 +168,8 @@ function CorrectsWords({ bulkId, uploads }: { bulkId: string; uploads: UploadVie
 export default function UploadsPage() {
   const [uploads, setUploads] = useState<UploadView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Left by the upload dialog: "Submitted for approval …" (team mode), shown once.
+  const [notice] = useState(takeUploadNotice);
 
   const load = useCallback(async () => {
     const r = await desk['upload.list']({});
@@ -183,9 +187,12 @@ export default function UploadsPage() {
       );
     reload();
     const off = desk.on('intent.updated', reload);
+    // Team mode: an approver decided, or a colleague's computer sent a bulk of an upload listed here.
+    const offNews = desk.on('team.news', reload);
     return () => {
       live = false;
       off();
+      offNews();
     };
   }, []);
 
@@ -212,6 +219,12 @@ export default function UploadsPage() {
         when one finishes.
       </Typography>
       <MaintenanceNotice />
+
+      {notice && (
+        <Alert severity="success" role="status" data-testid="upload-notice">
+          {notice}
+        </Alert>
+      )}
       {error && (
         <Alert severity="error" role="alert">
           {error}
