@@ -87,6 +87,13 @@ describe('the exit code of a failure', () => {
   });
 
   it('keeps the documented numbers', () => {
-    expect(EXIT).toEqual({ ok: 0, problems: 1, usage: 2, service: 3, waitingForApproval: 4 });
+    expect(EXIT).toEqual({
+      ok: 0,
+      problems: 1,
+      usage: 2,
+      service: 3,
+      waitingForApproval: 4,
+      fileNotAsDeclared: 5,
+    });
   });
 });

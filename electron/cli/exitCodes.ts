@@ -16,6 +16,11 @@ export const EXIT = {
   service: 3,
   /** Team mode: the upload is recorded and waits for an approver before anything is sent. */
   waitingForApproval: 4,
+  /**
+   * Team mode: the approver's computer read the upload's file and it differs from what the
+   * preparer's app declared, or it cannot be checked: nothing was approved.
+   */
+  fileNotAsDeclared: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -24,7 +29,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `Exit codes: 0 done; 1 problems found (invalid rows, rows already sent, an upload in ERROR or stopped,
 totals that do not reconcile, a decision the team database refused); 2 the file, arguments or
 configuration cannot be used; 3 the service (or the team database) could not be reached or refused
-access; 4 team mode: the upload waits for an approver (nothing was sent yet).`;
+access; 4 team mode: the upload waits for an approver (nothing was sent yet); 5 team mode: the
+upload's file differs from what its preparer's app declared, or cannot be checked (not approved).`;
 
 /** The giving service could not be reached, refused the credentials, or answered something unreadable. */
 const SERVICE_UNREACHED = ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'] as const;

@@ -180,6 +180,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     platform,
     pollMs: Number(env.DONATION_DESK_APPROVALS_POLL_MS) || 30_000,
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
+    recordBlocked: (uploadId, details) => audit.trail.recordDone('approval-blocked', { uploadId }, details),
   });
 
   // A ledger held by another process (a CLI run) leaves the workspaces' standing unknown, not wrong.
