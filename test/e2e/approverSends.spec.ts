@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import pg from 'pg';
+import { APPROVER_READS_WAITING } from '../support/approverReads';
 import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { expect, openApp, openFixedSample, seriousViolations, titlesSeen, watchTitle } from './fixtures';
@@ -32,6 +33,8 @@ test.beforeAll(async () => {
   try {
     await initTeamDatabase(admin);
     await admin.query("UPDATE desk.team_rule SET approval = 'always', sender = 'approver'");
+    // The approver reviews the file itself before approving (see test/support/approverReads.ts).
+    await admin.query(APPROVER_READS_WAITING);
   } finally {
     await admin.end();
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import { letApproversReadWaitingFiles } from '../../support/approverReads';
 import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
 import {
   followUpload,
@@ -36,6 +37,8 @@ beforeAll(async () => {
   [s, team] = await Promise.all([startSandbox(), startTeamCluster()]);
   carol = new PgTeamDatabase({ url: team.urlOf('carol') });
   await carol.setRule({ approval: 'always', thresholds: {}, sender: 'approver' });
+  // The approver reviews the file itself before approving (see test/support/approverReads.ts).
+  await letApproversReadWaitingFiles(team);
   aliceDir = await mkdtemp(join(tmpdir(), 'dd-alice-'));
   bobDir = await mkdtemp(join(tmpdir(), 'dd-bob-'));
   alice = await openDesk(s, {

@@ -7,6 +7,7 @@ import '../../../electron/cli/commands/upload';
 import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
+import { letApproversReadWaitingFiles } from '../../support/approverReads';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
 import { runCliInProcess } from '../cliInProcess';
 
@@ -37,6 +38,8 @@ beforeAll(async () => {
   ]);
   const carol = new PgTeamDatabase({ url: team.urlOf('carol') });
   await carol.setRule({ approval: 'always', thresholds: {}, sender: 'approver' });
+  // The approver reviews the file itself before approving (see test/support/approverReads.ts).
+  await letApproversReadWaitingFiles(team);
   await carol.close();
   const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }> };
