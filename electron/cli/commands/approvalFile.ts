@@ -8,6 +8,7 @@ import {
   readUploadFile,
   whyFileBlocks,
 } from '../../services/team/fileReview/readUploadFile';
+import { whyNotDecide } from '../../services/team/teamServices';
 import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
 import { EXIT } from '../exitCodes';
 import type { CliContext } from '../main';
@@ -48,6 +49,8 @@ export async function refuseUnlessFileAgrees(
   team: TeamDatabase,
   upload: TeamUpload,
 ): Promise<number | null> {
+  // What the database refuses anyway (one's own upload, no approver role, decided): in its words.
+  if (whyNotDecide(upload, await team.who()) !== null) return null;
   const file = await readUploadFile(team, upload);
   const blocked = whyFileBlocks(file);
   if (blocked === null) return null;
