@@ -261,7 +261,8 @@ export function createTeamServices(options: TeamServicesOptions): {
         readUploadFile(db, upload),
       ]);
       const whyNot = whyNotDecide(upload, who);
-      const approvalBlocked = whyFileBlocks(file);
+      // Only a waiting upload can be approved: a decided one's page shows its file without a block.
+      const approvalBlocked = upload.state === 'waiting' ? whyFileBlocks(file) : null;
       if (whyNot === null && isTamperSign(file) && !noted.has(upload.id)) {
         noted.add(upload.id);
         options.recordBlocked?.(upload.id, blockedDetails(upload, file));
