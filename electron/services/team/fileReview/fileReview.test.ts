@@ -7,7 +7,8 @@ import type { SentElsewhere } from '../teamTypes';
 import { bulkFileSha256, reviewFacts } from '../teamUploads';
 import { codeAmount, declaredDifferences } from './declaredDifferences';
 import { fileFigures, guardFingerprints, referenceKeyOf } from './fileSummary';
-import { NOT_STORED, readStoredParts } from './storedParts';
+import { isTamperSign, whyFileBlocks } from './readUploadFile';
+import { NOT_READABLE, NOT_STORED, readStoredParts } from './storedParts';
 
 const gift = (amount: number, i: number, currencyCode = 'USD'): DonationAttributes =>
   validDonation({
@@ -178,5 +179,31 @@ describe('declaredDifferences: the file against the declaration, in sentences', 
     ).toEqual([
       "The largest recipients in the file are not those the preparer's app declared. Do not approve it: tell your desk admin.",
     ]);
+  });
+});
+
+describe('what blocks an approval, and what is worth an audit entry', () => {
+  it('blocks on a difference or a file not read; records only signs of tampering', () => {
+    const read = {
+      checked: true as const,
+      rows: [],
+      totals: [],
+      largestRecipients: [],
+      warnings: [],
+      alreadySent: 0,
+      differences: [],
+    };
+    expect(whyFileBlocks(read)).toBeNull();
+    expect(isTamperSign(read)).toBe(false);
+    const lie = { ...read, differences: ['The file holds …', 'The largest …'] };
+    expect(whyFileBlocks(lie)).toBe('The file holds … The largest …');
+    expect(isTamperSign(lie)).toBe(true);
+    for (const problem of [NOT_STORED, NOT_READABLE]) {
+      expect(whyFileBlocks({ checked: false, problem })).toBe(problem);
+      expect(isTamperSign({ checked: false, problem })).toBe(false);
+    }
+    expect(isTamperSign({ checked: false, problem: 'The file stored … is not the one declared.' })).toBe(
+      true,
+    );
   });
 });
