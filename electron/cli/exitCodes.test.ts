@@ -94,6 +94,7 @@ describe('the exit code of a failure', () => {
       service: 3,
       waitingForApproval: 4,
       maintenance: 5,
+      fileNotAsDeclared: 6,
     });
   });
 

@@ -24,6 +24,11 @@ export const EXIT = {
    * work goes on when it is back (run the command again after the time given).
    */
   maintenance: 5,
+  /**
+   * Team mode: the approver's computer read the upload's file and it differs from what the
+   * preparer's app declared, or it cannot be checked: nothing was approved.
+   */
+  fileNotAsDeclared: 6,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -34,7 +39,8 @@ totals that do not reconcile, a decision the team database refused, an audit tra
 audit verify); 2 the file, arguments or
 configuration cannot be used; 3 the service (or the team database) could not be reached or refused
 access; 4 team mode: the upload waits for an approver (nothing was sent yet); 5 the giving service
-is in its scheduled maintenance (nothing failed, nothing is lost: run it again after the time given).`;
+is in its scheduled maintenance (nothing failed, nothing is lost: run it again after the time given); 6 team mode: the
+upload's file differs from what its preparer's app declared, or cannot be checked (not approved).`;
 
 /** The giving service could not be reached, refused the credentials, or answered something unreadable. */
 const SERVICE_UNREACHED = ['NETWORK', 'AUTH_FAILED', 'SERVICE_UNAVAILABLE', 'BAD_RESPONSE'] as const;

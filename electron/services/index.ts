@@ -198,6 +198,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     platform,
     pollMs: Number(env.DONATION_DESK_APPROVALS_POLL_MS) || 30_000,
     sendApproved: (uploadId) => upload.sendApproved(uploadId),
+    recordBlocked: (uploadId, details) => audit.trail.recordDone('approval-blocked', { uploadId }, details),
   });
 
   // The team's news at once: a decision, a submission or a colleague's sent bulk is read again now

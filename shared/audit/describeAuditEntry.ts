@@ -16,6 +16,7 @@ export const AUDIT_ACTION_WORDS: Record<string, string> = {
   dismiss: 'Dismissed a declined donation',
   settings: 'Changed settings',
   'release-correction': 'Released a correction left in progress',
+  'approval-blocked': 'Could not approve: the file differs from its declaration',
   // Team mode: written by the team database itself when an upload changes state.
   submit: 'Submitted for approval',
   approve: 'Approved an upload',
@@ -149,6 +150,10 @@ export function describeAuditEntry(entry: Pick<AuditEntry, 'action' | 'details'>
       const why = d.reason ? ` · ${text(d.reason)}` : '';
       const by = d.preparer ? ` prepared by ${text(d.preparer)}` : '';
       return `${quoted(d.workspaceName)}${by}: ${count(Number(d.rows ?? 0), 'row')}, ${totalsText(asArray(d.totals))} · SHA-256 ${text(d.fileSha256)} · now ${text(d.state)}${why}`;
+    }
+    case 'approval-blocked': {
+      const why = d.problem ? text(d.problem) : asArray<string>(d.differences).map(text).join(' ');
+      return `${quoted(d.workspaceName)} prepared by ${text(d.preparer)} · SHA-256 ${text(d.fileSha256)} · ${why}`;
     }
     case 'release-rows':
       return `${quoted(d.workspaceName)}: ${count(Number(d.releasedRows ?? 0), 'row')} got no donation and may be sent again by anyone in the team`;

@@ -31,6 +31,7 @@ export const auditActions = [
   'dismiss',
   'settings',
   'release-correction',
+  'approval-blocked',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -130,6 +130,8 @@ export const DESK_ERROR_CODES = [
   'WRONG_ENVIRONMENT',
   /** The stored file is not the one that was approved. */
   'FILE_MISMATCH',
+  /** The approver's computer read the upload's file: it differs from its declaration, or cannot be checked. */
+  'APPROVAL_BLOCKED',
   /** A failed bulk was already corrected by another upload. */
   'ALREADY_CORRECTED',
   /** Only corrections may carry the metadata that replaces a declined donation. */

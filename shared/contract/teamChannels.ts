@@ -144,6 +144,52 @@ export const approvalSummarySchema = z.object({
 });
 export type ApprovalSummary = z.infer<typeof approvalSummarySchema>;
 
+/** One row of an upload's file, as the approver's computer read it from the parts stored. */
+export const fileRowSchema = z.object({
+  /** Position in the file, from 1 (parts one after the other). */
+  row: z.number().int().positive(),
+  recipientId: z.string(),
+  /** The cause's name where this computer knows it; null: only the id is known. */
+  causeName: z.string().nullable(),
+  /** The donor's name (or e-mail address when there is no name); '' when the row has neither. */
+  donor: z.string(),
+  amount: z.number().int(),
+  currencyCode: z.string(),
+  /** The row's warnings and errors, as the Prepare screen words them. */
+  warnings: z.array(z.string()),
+  /** Already sent by the team: who sent it ("alice from alice-laptop"); null when not. */
+  sentBy: z.string().nullable(),
+});
+export type FileRow = z.infer<typeof fileRowSchema>;
+
+/**
+ * What the approver's computer computed from the upload's file, fetched from the team database and
+ * checked against its SHA-256: or, when it could not, why (approval is then blocked).
+ */
+export const fileReviewSchema = z.discriminatedUnion('checked', [
+  z.object({ checked: z.literal(false), problem: z.string() }),
+  z.object({
+    checked: z.literal(true),
+    rows: z.array(fileRowSchema),
+    totals: z.array(currencyTotalSchema),
+    largestRecipients: z.array(
+      z.object({
+        recipientId: z.string(),
+        currencyCode: z.string(),
+        amount: z.number().int(),
+        count: z.number().int().nonnegative(),
+      }),
+    ),
+    /** What the rows' warnings come to, one sentence per kind. */
+    warnings: z.array(z.string()),
+    /** Rows the team already sent (or is sending) in another upload. */
+    alreadySent: z.number().int().nonnegative(),
+    /** Each way the file differs from what the preparer's app declared; any blocks approval. */
+    differences: z.array(z.string()),
+  }),
+]);
+export type FileReview = z.infer<typeof fileReviewSchema>;
+
 export const approvalReviewSchema = approvalSummarySchema.extend({
   largestRecipients: z.array(
     z.object({
@@ -158,6 +204,10 @@ export const approvalReviewSchema = approvalSummarySchema.extend({
   /** Rows the shared guard knew as already out, confirmed by the preparer to go again. */
   alreadyOut: z.number().int().nonnegative(),
   warnings: z.array(z.string()),
+  /** The file itself, as this computer read it (the figures above are the preparer's declaration). */
+  file: fileReviewSchema,
+  /** Why the file blocks approval (not rejection): it differs from the declaration or cannot be checked. */
+  approvalBlocked: z.string().nullable(),
   /** Whether the person connected may decide, and if not, why (the database decides in the end). */
   canDecide: z.boolean(),
   whyNot: z.string().nullable(),

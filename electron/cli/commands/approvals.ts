@@ -3,6 +3,7 @@ import type { DeskRuntime } from '../../services';
 import type { TeamDatabase, TeamUpload } from '../../services/team/teamTypes';
 import { EXIT, exitCodeOf } from '../exitCodes';
 import { commandArgs, registerCommand, type CliContext } from '../main';
+import { fileLines, readFileOf, refuseUnlessFileAgrees } from './approvalFile';
 import { teamOf, teamRefusal } from './teamCli';
 import { printUploads, sleepOrNews, uploadExit, waitForUploads, waitStep } from './upload';
 
@@ -14,7 +15,9 @@ import { printUploads, sleepOrNews, uploadExit, waitForUploads, waitStep } from 
 
 const DECISION_EXITS = `Exit codes: 0 decided; 1 the team database refused (your own upload, not an approver,
 already decided or void, a file other than the one submitted); 2 the arguments cannot be used, no
-team database is configured, or there is no such upload; 3 the team database could not be reached.`;
+team database is configured, or there is no such upload; 3 the team database could not be reached;
+5 (approve only) the upload's file, read on this computer, differs from what the preparer's app
+declared or cannot be checked: nothing was approved.`;
 
 const teamOfApprovals = (ctx: CliContext) => teamOf(ctx, 'Approvals need the team database');
 
@@ -24,7 +27,8 @@ function money(totals: TeamUpload['totals']): string {
     .join('; ');
 }
 
-function describe(u: TeamUpload): string {
+/** One upload on a line; `fileRead`: its figures follow, read from the file, so none are repeated here. */
+function describe(u: TeamUpload, fileRead = false): string {
   const decided = u.decidedBy
     ? `, ${u.state} by ${u.decidedBy} at ${u.decidedAt}${u.reason ? ` (${u.reason})` : ''}`
     : '';
@@ -33,7 +37,7 @@ function describe(u: TeamUpload): string {
     : u.state === 'waiting' || u.state === 'approved'
       ? `; sent by the ${u.sender === 'approver' ? 'approver' : 'preparer'}`
       : '';
-  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}: ${count(u.rows, 'row')}, ${money(u.totals)}${decided}${sender}`;
+  return `${u.id}  ${u.state.padEnd(8)} “${u.workspaceName}” prepared by ${u.preparer} on ${u.computer} at ${u.createdAt}${fileRead ? '' : `: ${count(u.rows, 'row')}, ${money(u.totals)}`}${decided}${sender}`;
 }
 
 async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
@@ -61,6 +65,16 @@ async function decide(ctx: CliContext, decision: 'approve' | 'reject'): Promise<
   if (!record) {
     ctx.io.err(`The team database has no upload ${id}. donation-desk approvals lists those waiting.`);
     return EXIT.usage;
+  }
+  if (decision === 'approve') {
+    // The file itself, read here, not the preparer's description of it: any difference stops here.
+    let refused: number | null;
+    try {
+      refused = await refuseUnlessFileAgrees(ctx, found.desk, found.team, record);
+    } catch (e) {
+      return teamRefusal(ctx, e);
+    }
+    if (refused !== null) return refused;
   }
   let decided: TeamUpload;
   try {
@@ -162,7 +176,9 @@ registerCommand('approve', {
   usage: `donation-desk approve UPLOAD_ID [--reason R] [--wait] [--json]
 
 Approves exactly the bulk file the team's record of the upload shows (its SHA-256): an upload edited
-since is void and cannot be approved. The preparer may not approve their own upload, and only a login
+since is void and cannot be approved. First this computer fetches the file from the team database,
+checks its SHA-256 and reads it: when its donations, count or totals differ from what the preparer's
+app declared, or it cannot be checked, nothing is approved (exit code 5) and the audit trail says so. The preparer may not approve their own upload, and only a login
 with the desk_approver role may approve: the team database enforces both.
 When the team's rule says the approver sends, this computer then sends it (the exact file its
 preparer's computer stored, SHA-256 checked) and --wait follows it until the service has processed
@@ -188,7 +204,10 @@ registerCommand('approvals', {
   usage: `donation-desk approvals [--all] [--json]
 
 Lists the team's uploads waiting for an approver, newest first; --all lists every state (waiting,
-approved, rejected, void, sent). --json prints {"approvals": [...]} with the team database's records.
+approved, rejected, void, sent). Each waiting upload's file is fetched from the team database and read
+on this computer (SHA-256 checked): its count and total per currency are shown beside what the
+preparer's app declared, with its warnings and any difference (which blocks approving it).
+--json prints {"approvals": [...]} with the team database's records, each waiting one with "file".
 Exit codes: 0 listed; 2 no team database is configured; 3 the team database could not be reached.`,
   async run(ctx) {
     const parsed = commandArgs(ctx, { all: { type: 'boolean' } }, false);
@@ -200,8 +219,19 @@ Exit codes: 0 listed; 2 no team database is configured; 3 the team database coul
     } catch (e) {
       return teamRefusal(ctx, e);
     }
+    // Each waiting upload's file, read on this computer: what the approver is shown comes from it.
+    const files = new Map<string, Awaited<ReturnType<typeof readFileOf>>>();
+    try {
+      for (const u of list) if (u.state === 'waiting') files.set(u.id, await readFileOf(found.team, u));
+    } catch (e) {
+      return teamRefusal(ctx, e);
+    }
     if (ctx.json) {
-      ctx.io.out(JSON.stringify({ approvals: list }, null, 2));
+      const approvals = list.map((u) => {
+        const file = files.get(u.id);
+        return file ? { ...u, file } : u;
+      });
+      ctx.io.out(JSON.stringify({ approvals }, null, 2));
       return EXIT.ok;
     }
     if (list.length === 0) {
@@ -215,7 +245,11 @@ Exit codes: 0 listed; 2 no team database is configured; 3 the team database coul
         ? `${count(list.length, 'upload')} submitted by the team:`
         : `${count(list.length, 'upload')} waiting for approval:`,
     );
-    for (const u of list) ctx.io.out(`  ${describe(u)}`);
+    for (const u of list) {
+      const file = files.get(u.id);
+      ctx.io.out(`  ${describe(u, file !== undefined)}`);
+      if (file) for (const line of fileLines(u, file)) ctx.io.out(line);
+    }
     return EXIT.ok;
   },
 });

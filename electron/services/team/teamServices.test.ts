@@ -9,6 +9,7 @@ import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../../tes
 import { EventBus } from '../core/eventBus';
 import { openSettingsFile } from '../settings/keyValueStore';
 import { SettingsService } from '../settings/settingsService';
+import { NOT_STORED } from './fileReview/storedParts';
 import { PgTeamDatabase } from './teamDatabase';
 import { createTeamServices, monthBefore, type TeamConnectionLike } from './teamServices';
 import type { NewTeamUpload, TeamDatabase } from './teamTypes';
@@ -185,10 +186,22 @@ describe('approvals on a team database', () => {
     );
     expect(stale.message).toMatch(/different file/);
 
-    const approved = await bob.handlers['approvals.decide'](
-      { uploadId: upload.id, decision: 'approve', fileSha256: upload.fileSha256 },
-      ctx,
+    // Its file was never stored in the team database: this computer cannot read it, so no approval.
+    const review = await bob.handlers['approvals.review']({ uploadId: upload.id }, ctx);
+    expect(review).toMatchObject({
+      canDecide: true,
+      file: { checked: false, problem: NOT_STORED },
+      approvalBlocked: NOT_STORED,
+    });
+    const blocked = await failure(
+      bob.handlers['approvals.decide'](
+        { uploadId: upload.id, decision: 'approve', fileSha256: upload.fileSha256 },
+        ctx,
+      ),
     );
+    expect(blocked).toMatchObject({ code: 'APPROVAL_BLOCKED', message: NOT_STORED });
+
+    const approved = await dbs.get('bob')!.decide(upload.id, 'approve', upload.fileSha256, null);
     expect(approved).toMatchObject({ state: 'approved', decidedBy: 'bob', preparer: 'dave' });
     const after = await bob.handlers['approvals.review']({ uploadId: upload.id }, ctx);
     expect(after.canDecide).toBe(false);

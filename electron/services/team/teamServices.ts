@@ -5,6 +5,8 @@ import { DeskFailure } from '../../../shared/result';
 import type { EventBus } from '../core/eventBus';
 import type { PlatformAdapter } from '../core/platform';
 import type { SettingsService } from '../settings/settingsService';
+import type { FileReview } from '../../../shared/contract';
+import { blockedDetails, isTamperSign, readUploadFile, whyFileBlocks } from './fileReview/readUploadFile';
 import type { TeamDatabase, TeamUpload, TeamUploadState, TeamWho } from './teamTypes';
 
 /** What the channels need of the team connection (teamConnection.ts). */
@@ -60,6 +62,11 @@ export interface TeamServicesOptions {
   pollMs: number;
   /** The approver sends: sends an upload just approved from this computer (the upload services). */
   sendApproved?: (uploadId: string) => Promise<{ upload: { state: string }; problems: string[] }>;
+  /**
+   * The file read on this computer differs from its declaration (or is not the file declared):
+   * written to the audit trail (once per upload and run of the app, and at each refused approval).
+   */
+  recordBlocked?: (uploadId: string, details: Record<string, unknown>) => void;
 }
 
 type TeamHandlers = Pick<
@@ -211,6 +218,23 @@ export function createTeamServices(options: TeamServicesOptions): {
   });
   if (timer) void pollNow();
 
+  // Uploads whose blocked approval is in the audit trail already (a page read again adds nothing).
+  const noted = new Set<string>();
+  /** Reads the file again right before approving: the page may be old, the database may have changed. */
+  const fileAllowsApproval = async (db: TeamDatabase, uploadId: string, fileSha256: string) => {
+    const [upload, who] = await Promise.all([db.upload(uploadId), db.who()]);
+    // What the database refuses anyway (a stale file, one's own upload, no approver role): in its words.
+    if (!upload || upload.fileSha256 !== fileSha256 || whyNotDecide(upload, who) !== null) return;
+    const file: FileReview = await readUploadFile(db, upload);
+    const blocked = whyFileBlocks(file);
+    if (blocked === null) return;
+    if (isTamperSign(file)) {
+      noted.add(uploadId);
+      options.recordBlocked?.(uploadId, blockedDetails(upload, file));
+    }
+    throw new DeskFailure('APPROVAL_BLOCKED', blocked);
+  };
+
   const handlers: TeamHandlers = {
     'team.status': () => connection.status(),
     'team.test': ({ address, password }) =>
@@ -231,14 +255,26 @@ export function createTeamServices(options: TeamServicesOptions): {
         );
       }
       const month = monthBefore(upload.review.month);
-      const [who, previous] = await Promise.all([db.who(), db.monthTotals(upload.environment, month)]);
+      const [who, previous, file] = await Promise.all([
+        db.who(),
+        db.monthTotals(upload.environment, month),
+        readUploadFile(db, upload),
+      ]);
       const whyNot = whyNotDecide(upload, who);
+      // Only a waiting upload can be approved: a decided one's page shows its file without a block.
+      const approvalBlocked = upload.state === 'waiting' ? whyFileBlocks(file) : null;
+      if (whyNot === null && isTamperSign(file) && !noted.has(upload.id)) {
+        noted.add(upload.id);
+        options.recordBlocked?.(upload.id, blockedDetails(upload, file));
+      }
       return {
         ...approvalSummary(upload),
         largestRecipients: upload.review.largestRecipients,
         previousMonth: { month, totals: previous },
         alreadyOut: upload.review.alreadyOut,
         warnings: upload.review.warnings,
+        file,
+        approvalBlocked,
         canDecide: whyNot === null,
         whyNot,
       };
@@ -252,6 +288,7 @@ export function createTeamServices(options: TeamServicesOptions): {
           'Give a reason to reject the upload: the preparer will read it.',
         );
       }
+      if (decision === 'approve') await fileAllowsApproval(db, uploadId, fileSha256);
       const decided = await db.decide(uploadId, decision, fileSha256, why);
       void pollNow();
       if (decided.state !== 'approved' || decided.sender !== 'approver' || !options.sendApproved) {

@@ -116,8 +116,8 @@ function ApprovalList() {
                 <TableCell>State</TableCell>
                 <TableCell>Prepared by</TableCell>
                 <TableCell>Submitted</TableCell>
-                <TableCell align="right">Rows</TableCell>
-                <TableCell align="right">Totals</TableCell>
+                <TableCell align="right">Rows declared</TableCell>
+                <TableCell align="right">Totals declared</TableCell>
                 <TableCell>Decided</TableCell>
                 <TableCell>Sent by</TableCell>
               </TableRow>

@@ -24,8 +24,9 @@ import { environmentWord } from '../../../../shared/audit/describeAuditEntry';
 import { desk } from '../../app/deskClient';
 import { useTeam } from '../../app/TeamContext';
 import { totalsInWords } from '../../lib/totalsWords';
-import { changeFromMonthBefore, monthName } from './approvalFigures';
 import { StateChip, when } from './approvalLook';
+import { ReviewRows } from './ReviewRows';
+import { ReviewTotals } from './ReviewTotals';
 
 type Deciding = 'approve' | 'reject' | null;
 
@@ -150,10 +151,13 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
     );
   }
 
-  const changes = changeFromMonthBefore(review.totals, review.previousMonth.totals);
+  const file = review.file.checked ? review.file : null;
+  const largest = file ? file.largestRecipients : review.largestRecipients;
+  const warnings = file ? file.warnings : review.warnings;
+  const canApprove = review.canDecide && review.approvalBlocked === null;
+  const blockedId = 'review-blocked';
   // The team's rule when it was submitted: the approver who approves it sends it from here.
   const sendsHere = review.sender === 'approver';
-  const before = monthName(review.previousMonth.month);
   const whyNotId = 'review-why-not';
 
   return (
@@ -163,6 +167,11 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         <Typography variant="h1">Review: {review.workspaceName}</Typography>
         <StateChip state={review.state} />
       </Box>
+      {review.approvalBlocked !== null && (
+        <Alert severity="error" id={blockedId} data-testid="review-blocked">
+          {review.approvalBlocked}
+        </Alert>
+      )}
 
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Box
@@ -175,7 +184,11 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           <Fact label="Submitted">{when(review.createdAt)}</Fact>
           <Fact label="Goes to">{environmentWord(review.environment)}</Fact>
           <Fact label="Rows">
-            <span data-testid="review-rows">{count(review.rows, 'donation')}</span>
+            <span data-testid="review-rows">
+              {file
+                ? `${count(file.rows.length, 'donation')} in the file${file.rows.length === review.rows ? '' : ` (declared: ${review.rows.toLocaleString()})`}`
+                : count(review.rows, 'donation')}
+            </span>
           </Fact>
           {review.decidedBy && (
             <Fact label={review.state === 'rejected' ? 'Rejected by' : 'Decided by'}>
@@ -200,41 +213,12 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         <Typography variant="h2" id="review-totals" sx={{ mb: 1 }}>
           Control totals
         </Typography>
-        <Table size="small" aria-labelledby="review-totals" data-testid="review-totals">
-          <TableHead>
-            <TableRow>
-              <TableCell>Currency</TableCell>
-              <TableCell align="right">Donations</TableCell>
-              <TableCell align="right">This upload</TableCell>
-              <TableCell align="right">Sent in {before}</TableCell>
-              <TableCell align="right">Change</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {changes.map((c) => (
-              <TableRow key={c.currencyCode}>
-                <TableCell>{c.currencyCode}</TableCell>
-                <TableCell align="right">
-                  {(
-                    review.totals.find((t) => t.currencyCode === c.currencyCode)?.count ?? 0
-                  ).toLocaleString()}
-                </TableCell>
-                <TableCell align="right" sx={{ fontWeight: 600 }}>
-                  {formatMinor(c.now, c.currencyCode)}
-                </TableCell>
-                <TableCell align="right">{formatMinor(c.before, c.currencyCode)}</TableCell>
-                <TableCell align="right">
-                  {c.change}
-                  {c.percent
-                    ? ` (${c.percent})`
-                    : c.before === 0 && c.now !== 0
-                      ? ' (nothing the month before)'
-                      : ''}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {review.file.checked
+            ? 'Computed on this computer from the file stored in the team database (its SHA-256 checked), beside what the preparer’s app declared.'
+            : 'Only as the preparer’s app declared them: the file itself could not be read.'}
+        </Typography>
+        <ReviewTotals review={review} />
       </Paper>
 
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '3fr 2fr' }, gap: 2 }}>
@@ -242,7 +226,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           <Typography variant="h2" id="review-largest" sx={{ mb: 1 }}>
             Largest recipients
           </Typography>
-          {review.largestRecipients.length === 0 ? (
+          {largest.length === 0 ? (
             <Typography color="text.secondary">None recorded.</Typography>
           ) : (
             <Table size="small" aria-labelledby="review-largest" data-testid="review-largest">
@@ -254,7 +238,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {review.largestRecipients.map((r) => (
+                {largest.map((r) => (
                   <TableRow key={`${r.recipientId}-${r.currencyCode}`}>
                     <TableCell sx={{ fontFamily: 'monospace' }}>{r.recipientId}</TableCell>
                     <TableCell align="right">{r.count.toLocaleString()}</TableCell>
@@ -271,20 +255,24 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
               Rows that already went out
             </Typography>
             <Typography data-testid="review-already-out">
-              {review.alreadyOut === 0
-                ? 'None: no row of this upload was sent before.'
-                : `${count(review.alreadyOut, 'row')} went out in an earlier upload; the preparer confirmed ${review.alreadyOut === 1 ? 'it goes' : 'they go'} again.`}
+              {file
+                ? file.alreadySent === 0
+                  ? 'None: the team sent no row of this file in another upload.'
+                  : `${count(file.alreadySent, 'row')} of this file ${file.alreadySent === 1 ? 'was' : 'were'} already sent by the team in another upload (marked in the rows below).`
+                : review.alreadyOut === 0
+                  ? 'None: no row of this upload was sent before.'
+                  : `${count(review.alreadyOut, 'row')} went out in an earlier upload; the preparer confirmed ${review.alreadyOut === 1 ? 'it goes' : 'they go'} again.`}
             </Typography>
           </Paper>
           <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="review-warnings">
             <Typography variant="h2" id="review-warnings" sx={{ mb: 1 }}>
               Warnings
             </Typography>
-            {review.warnings.length === 0 ? (
+            {warnings.length === 0 ? (
               <Typography>None.</Typography>
             ) : (
-              <Box component="ul" sx={{ m: 0, pl: 3 }}>
-                {review.warnings.map((w) => (
+              <Box component="ul" sx={{ m: 0, pl: 3 }} data-testid="review-warnings">
+                {warnings.map((w) => (
                   <li key={w}>{w}</li>
                 ))}
               </Box>
@@ -292,6 +280,15 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           </Paper>
         </Stack>
       </Box>
+
+      {file && (
+        <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="review-rows-title">
+          <Typography variant="h2" id="review-rows-title" sx={{ mb: 1 }}>
+            The rows of the file
+          </Typography>
+          <ReviewRows rows={file.rows} />
+        </Paper>
+      )}
 
       <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="review-file">
         <Typography variant="h2" id="review-file" sx={{ mb: 1 }}>
@@ -326,8 +323,8 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
       <Stack direction="row" spacing={2}>
         <Button
           color="success"
-          disabled={!review.canDecide || busy}
-          aria-describedby={review.canDecide ? undefined : whyNotId}
+          disabled={!canApprove || busy}
+          aria-describedby={!review.canDecide ? whyNotId : canApprove ? undefined : blockedId}
           onClick={() => ask('approve')}
         >
           {sendsHere ? 'Approve and send…' : 'Approve…'}
@@ -360,8 +357,8 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         <DialogContent>
           <Stack spacing={2}>
             <DialogContentText>
-              {review.workspaceName} from {review.preparer}: {totalsInWords(review.totals)} to{' '}
-              {environmentWord(review.environment)}.{' '}
+              {review.workspaceName} from {review.preparer}:{' '}
+              {totalsInWords(file ? file.totals : review.totals)} to {environmentWord(review.environment)}.{' '}
               {asking === 'approve'
                 ? sendsHere
                   ? 'The team’s rule says the approver sends: once you approve, this computer sends this exact file (the one the preparer’s computer stored, checked by its SHA-256) and follows it under Uploads.'

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { DonationAttributes } from '../../shared/donation';
+import { gzipBulkFile } from '../../electron/services/upload/compress';
+import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
+import { initTeamDatabase } from '../../electron/services/team/teamInit';
+import { startPgCluster, type PgCluster } from '../support/pgCluster';
+import { expect, openApp, seriousViolations } from './fixtures';
+import { withAliceAndBob } from './teamApps';
+
+/*
+ * The approver's review page is computed from the file, not from the preparer's declaration: alice,
+ * with her own login and no app, declares 10 × USD 10.00 and stores a file holding USD 999,999.00 in
+ * one of its rows. Bob's app reads the file: its totals beside the declaration, every row (searchable,
+ * the outlier's warning on it), the difference in a sentence, and Approve off. At 1280×720.
+ */
+
+const ALICE = { login: 'alice', password: 'alice-pw-1' };
+const BOB = { login: 'bob', password: 'bob-pw-2' };
+
+let cluster: PgCluster;
+let uploadId: string;
+
+const test = withAliceAndBob((who) =>
+  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
+);
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const gift = (amount: number, i: number): DonationAttributes => ({
+  destination: { recipientId: `840-30000000${i}` },
+  funds: { paymentType: 'DONATION_REPORT', currencyCode: 'USD', amount, source: 'COMPANY' },
+  donor: { fullName: `Donor ${i}`, receipted: false },
+});
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  cluster = await startPgCluster();
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  try {
+    await initTeamDatabase(admin);
+    await admin.query("UPDATE desk.team_rule SET approval = 'always', sender = 'approver'");
+  } finally {
+    await admin.end();
+  }
+  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
+  await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
+
+  const file = await gzipBulkFile([
+    ...Array.from({ length: 9 }, (_, i) => gift(10_00, i)),
+    gift(999_999_00, 9),
+  ]);
+  const alice = new PgTeamDatabase({
+    url: cluster.url(ALICE.login, ALICE.password),
+    computer: 'alice-laptop',
+  });
+  uploadId = randomUUID();
+  try {
+    await alice.submit({
+      id: uploadId,
+      workspaceName: 'November',
+      environment: 'offline',
+      environmentKey: 'offline',
+      computer: 'alice-laptop',
+      fileSha256: file.sha256,
+      rows: 10,
+      totals: [{ currencyCode: 'USD', amount: 100_00, count: 10 }],
+      review: { month: '2026-11', largestRecipients: [], alreadyOut: 0, warnings: [] },
+    });
+    await alice.storeUploadFile(uploadId, 0, file.gz);
+  } finally {
+    await alice.close();
+  }
+});
+
+test.afterAll(async () => {
+  await cluster?.stop();
+});
+
+test('the review shows what the file holds; a lying declaration turns Approve off and says why', async ({
+  page,
+  bobApp,
+}) => {
+  test.setTimeout(90_000);
+  await openApp(page, bobApp, `approvals/${uploadId}`);
+
+  const blocked = page.getByTestId('review-blocked');
+  await expect(blocked).toHaveText(
+    "The file holds 10 donations for USD 1,000,089.00; the preparer's app declared USD 100.00. Do not approve it: tell your desk admin.",
+  );
+  await expect(page.getByRole('button', { name: 'Approve and send…' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Reject…' })).toBeEnabled();
+
+  const usd = page.getByTestId('review-total').filter({ hasText: 'USD' });
+  await expect(usd.getByTestId('review-total-file')).toHaveText('$1,000,089.00');
+  await expect(usd.getByTestId('review-total-declared')).toContainText('$100.00 (10)');
+  await expect(page.getByTestId('review-rows')).toHaveText('10 donations in the file');
+  await expect(page.getByTestId('review-warnings')).toContainText(
+    "1 row has an amount at least 10 times this file's usual amount.",
+  );
+
+  // Every row, searchable; the outlier carries the Prepare screen's warning.
+  const rows = page.getByTestId('review-rows-list').getByTestId('review-row');
+  await expect(rows).toHaveCount(10);
+  await page.getByLabel('Search the rows').fill('999,999');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('840-300000009');
+  await expect(rows.first()).toContainText("at least 10 times this file's usual USD amount");
+  await page.getByLabel('Search the rows').fill('');
+  await page.getByLabel('Only rows with a warning or already sent').check();
+  await expect(rows).toHaveCount(1);
+
+  // Usable at 1280×720: nothing wider than the window, the reason and the buttons reachable.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await blocked.scrollIntoViewIfNeeded();
+  await expect(blocked).toBeInViewport();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The refusal is in the trail: bob's computer wrote it, and copied it to the team's.
+  await expect(async () => {
+    const audit = await cluster.query<{ person: string }>(
+      "SELECT person FROM desk.audit WHERE action = 'approval-blocked' AND upload_id = $1",
+      [uploadId],
+    );
+    expect(audit.rows.map((r) => r.person)).toEqual(['bob']);
+  }).toPass({ timeout: 20_000 });
+});
