@@ -14,7 +14,7 @@ import {
 async function rowsInView(page: Page): Promise<number> {
   return page.evaluate(() => {
     const bar = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
-    const rows = [...document.querySelectorAll('[role="grid"] [role="row"]')].slice(1);
+    const rows = Array.from(document.querySelectorAll('[role="grid"] [role="row"]')).slice(1);
     return rows.filter((r) => {
       const box = r.getBoundingClientRect();
       return box.height > 0 && box.top >= bar && box.bottom <= window.innerHeight;
