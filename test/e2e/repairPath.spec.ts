@@ -79,9 +79,13 @@ fastTest(
     // F8 goes to each, and the line under the grid says what the problem is.
     await grid(page).getByRole('gridcell', { name: 'ana@acme.example' }).click();
     await page.keyboard.press('F8');
-    await expect(page.getByTestId('grid-status')).toContainText('Charity ID, row 4: The service refused');
+    await expect(page.getByTestId('grid-status')).toContainText(
+      'Charity ID, row 4: Error: The service refused',
+    );
     await page.keyboard.press('F8');
-    await expect(page.getByTestId('grid-status')).toContainText('Charity ID, row 5: The service refused');
+    await expect(page.getByTestId('grid-status')).toContainText(
+      'Charity ID, row 5: Error: The service refused',
+    );
     await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
     expect(await seriousViolations(page), 'axe on the workspace under repair').toEqual([]);
 
@@ -144,7 +148,7 @@ test('F8 stops on warnings once no error is left', async ({ page, bridge }) => {
   await expect(page.getByTestId('summary-invalid')).toHaveText('0');
   await grid(page).getByRole('gridcell', { name: '840-563097462' }).click();
   await page.keyboard.press('F8');
-  await expect(page.getByTestId('grid-status')).toContainText('row 3: Spaces around');
+  await expect(page.getByTestId('grid-status')).toContainText('row 3: Warning: Spaces around');
   await expect(page.getByText('No errors left: F8 now goes through the warnings.')).toBeVisible();
 });
 

@@ -29,6 +29,7 @@ import {
   type GridRow,
 } from './gridTypes';
 import { keyAction } from './gridKeys';
+import { issuesInWords } from './issueWords';
 import { cellAt, clearedCells, copiedBlock, filledDown, pastedBlock, rangeOf } from './selection';
 
 export type {
@@ -304,11 +305,14 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
           })}
         </div>
       </div>
-      <div aria-live="polite" data-testid="grid-status" className="dg-status">
+      {/* Not a live region: a screen reader hears the active cell (and its problems, in its
+          description) through aria-activedescendant; what an edit changed is announced by the
+          screen that owns the data, once. */}
+      <div data-testid="grid-status" className="dg-status">
         {rowCount === 0
           ? 'No rows to show.'
           : `${columns[active.col]?.header ?? ''}, row ${rows[active.row]?.rowNumber ?? 'new'}: ${
-              activeIssues?.length ? activeIssues.map((i) => i.message).join(' ') : 'no problems'
+              activeIssues?.length ? issuesInWords(activeIssues) : 'no problems'
             }`}
       </div>
     </div>

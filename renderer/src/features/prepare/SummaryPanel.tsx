@@ -85,6 +85,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
                     height: 6,
                     borderRadius: 3,
                     bgcolor: 'primary.main',
+                    '@media (forced-colors: active)': { forcedColorAdjust: 'none', bgcolor: 'CanvasText' },
                     width: `${Math.max(2, (r.amount / top) * 100)}%`,
                   }}
                 />

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   intentErrorWords,
   intentNameWords,
+  intentOutcomeWords,
   intentSentWords,
   intentStateWord,
   sentAt,
@@ -103,5 +104,30 @@ describe('a bulk named for a person, not by the service’s id', () => {
   it('keeps the service’s id for the tooltip', () => {
     expect(serviceIdWords('bulk_7f3a')).toBe('The service’s id for this file: bulk_7f3a');
     expect(serviceIdWords(null)).toBe('The service has not given this file an id yet.');
+  });
+});
+
+describe('a file’s outcome, announced', () => {
+  const base = { rows: 40, counts: {}, donations: null, error: null, part: 0, parts: 1 };
+  it('says how many rows the service refused and that the upload needs repair', () => {
+    expect(
+      intentOutcomeWords('sample-donations (November)', {
+        ...base,
+        state: 'ERROR',
+        counts: { invalid: 1 },
+        error: { code: 'BULK_VALIDATION_FAILED', title: 'Invalid', detail: '' },
+      }),
+    ).toBe('sample-donations (November): the service refused 1 row; it needs repair.');
+  });
+  it('says a processed file’s accepted rows, and names the part of a split upload', () => {
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSED', counts: { accepted: 40 } })).toBe(
+      'May: processed; the service accepted 40 rows.',
+    );
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSED', part: 1, parts: 2 })).toBe(
+      'May, file 2 of 2: processed; the service accepted 40 rows.',
+    );
+  });
+  it('says nothing while the file is on its way', () => {
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSING' })).toBeNull();
   });
 });
