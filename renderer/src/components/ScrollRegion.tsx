@@ -25,6 +25,9 @@ export function ScrollRegion({
       className="scroll-region"
       sx={{
         overflowX: 'auto',
+        // What is placed absolutely inside (a visually hidden header) is placed, and clipped, here:
+        // otherwise it would stretch the page past the box.
+        position: 'relative',
         maxWidth: '100%',
         '&:focus-visible': { outline: '3px solid #f2a900', outlineOffset: '2px' },
       }}

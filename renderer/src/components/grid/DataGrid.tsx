@@ -14,7 +14,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
 import { count } from '../../../../shared/i18n';
-import { scrollTopToShow } from './gridScroll';
+import { scrollLeftToShow, scrollTopToShow } from './gridScroll';
 import { GridHeader } from './GridHeader';
 import { GridRowView, type CellEvents } from './GridRowView';
 import {
@@ -111,8 +111,18 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
           })
         : null;
       if (to !== null && box) box.scrollTop = to;
+      // Sideways too: in a narrow window the columns are wider than the box.
+      const across = box
+        ? scrollLeftToShow({
+            scrollLeft: box.scrollLeft,
+            clientWidth: box.clientWidth,
+            widths: [NUMBER_WIDTH, ...widths],
+            index: next.col + 1,
+          })
+        : null;
+      if (across !== null && box) box.scrollLeft = across;
     },
-    [onActiveChange],
+    [onActiveChange, widths],
   );
 
   useImperativeHandle(

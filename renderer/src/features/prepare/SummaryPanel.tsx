@@ -46,7 +46,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Summary">
       <Stack direction={{ xs: 'column', lg: 'row' }} spacing={4}>
-        <Stack direction="row" spacing={3} sx={{ flexShrink: 0 }}>
+        <Stack direction="row" spacing={3} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap', rowGap: 1 }}>
           <Stat label="Rows" value={n(counts.rows)} />
           <Stat label="Valid" value={n(counts.valid)} tone="success" />
           <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />

@@ -330,13 +330,14 @@ export function MonthReport() {
             component="dl"
             sx={{
               display: 'grid',
-              gridTemplateColumns: 'max-content 1fr',
+              // Each meaning under its figure's name in a narrow window, beside it in a wide one.
+              gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' },
               columnGap: 2,
               rowGap: 0.5,
               m: 0,
               typography: 'body2',
               '& dt': { fontWeight: 600 },
-              '& dd': { m: 0 },
+              '& dd': { m: 0, mb: { xs: 1, sm: 0 } },
             }}
           >
             {[...CONTROL_FIGURES, ...INFORMATION_FIGURES].map(({ key, label, meaning }) => (
