@@ -34,9 +34,8 @@ function subscribe(listener: () => void) {
 }
 
 /**
- * The live region, rendered once by the shell. The same words said again later (after the repeat
- * window) change the region all the same, by a trailing no-break space every other time, so the
- * screen reader hears a change and speaks them.
+ * The live region, rendered once by the shell. Each message is a new node (keyed by its number), so
+ * the same words said again later are an addition the screen reader speaks again.
  */
 export function Announcer() {
   const spoken = useSyncExternalStore(subscribe, () => current);
@@ -48,8 +47,7 @@ export function Announcer() {
       className="visually-hidden"
       data-testid="announcer"
     >
-      {spoken.text}
-      {spoken.seq % 2 ? '\u00a0' : ''}
+      {spoken.text && <span key={spoken.seq}>{spoken.text}</span>}
     </div>
   );
 }
