@@ -54,8 +54,9 @@ fastTest(
     await expect(page.getByTestId('intent-error').first()).toHaveText(
       'The service stopped part-way through the file. 2 donations were created; 2 rows are still to send.',
     );
-    // The code stays at hand: in the status's tooltip.
-    await expect(state).toHaveAttribute('aria-label', 'Rejected (ERROR)');
+    // The code stays at hand: in the status's tooltip, which describes it; the name is the word seen.
+    expect(await state.getAttribute('aria-label')).toBeNull();
+    await expect(state).toHaveAttribute('title', 'Rejected (ERROR)');
     await state.hover();
     await expect(page.getByRole('tooltip')).toHaveText('Rejected (ERROR)');
 
@@ -79,9 +80,13 @@ fastTest(
     // F8 goes to each, and the line under the grid says what the problem is.
     await grid(page).getByRole('gridcell', { name: 'ana@acme.example' }).click();
     await page.keyboard.press('F8');
-    await expect(page.getByTestId('grid-status')).toContainText('Charity ID, row 4: The service refused');
+    await expect(page.getByTestId('grid-status')).toContainText(
+      'Charity ID, row 4: Error: The service refused',
+    );
     await page.keyboard.press('F8');
-    await expect(page.getByTestId('grid-status')).toContainText('Charity ID, row 5: The service refused');
+    await expect(page.getByTestId('grid-status')).toContainText(
+      'Charity ID, row 5: Error: The service refused',
+    );
     await expect(page.getByTestId('grid-status')).not.toContainText('no problems');
     expect(await seriousViolations(page), 'axe on the workspace under repair').toEqual([]);
 
@@ -144,7 +149,7 @@ test('F8 stops on warnings once no error is left', async ({ page, bridge }) => {
   await expect(page.getByTestId('summary-invalid')).toHaveText('0');
   await grid(page).getByRole('gridcell', { name: '840-563097462' }).click();
   await page.keyboard.press('F8');
-  await expect(page.getByTestId('grid-status')).toContainText('row 3: Spaces around');
+  await expect(page.getByTestId('grid-status')).toContainText('row 3: Warning: Spaces around');
   await expect(page.getByText('No errors left: F8 now goes through the warnings.')).toBeVisible();
 });
 

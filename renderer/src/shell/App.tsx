@@ -20,6 +20,7 @@ import { AreaPage } from '../components/AreaPage';
 import { AreaNav } from './AreaNav';
 import { pageTitle, usePageTitleDetailValue } from '../app/pageTitle';
 import { useFocusOnArrival } from './focusOnArrival';
+import { Announcer } from '../app/announce';
 
 const NAV_WIDTH = 200;
 /** Below this width (in CSS pixels, so 200% zoom on a 1280-pixel screen too) the side bar becomes a drawer. */
@@ -187,6 +188,7 @@ export function App() {
           </Suspense>
         )}
       </Box>
+      <Announcer />
     </Box>
   );
 }

@@ -14,7 +14,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import './grid.css';
 import { fromTsv, toTsv } from './clipboard';
 import { count } from '../../../../shared/i18n';
-import { scrollTopToShow } from './gridScroll';
+import { scrollLeftToShow, scrollTopToShow } from './gridScroll';
 import { GridHeader } from './GridHeader';
 import { GridRowView, type CellEvents } from './GridRowView';
 import {
@@ -29,6 +29,7 @@ import {
   type GridRow,
 } from './gridTypes';
 import { keyAction } from './gridKeys';
+import { issuesInWords } from './issueWords';
 import { cellAt, clearedCells, copiedBlock, filledDown, pastedBlock, rangeOf } from './selection';
 
 export type {
@@ -110,8 +111,18 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
           })
         : null;
       if (to !== null && box) box.scrollTop = to;
+      // Sideways too: in a narrow window the columns are wider than the box.
+      const across = box
+        ? scrollLeftToShow({
+            scrollLeft: box.scrollLeft,
+            clientWidth: box.clientWidth,
+            widths: [NUMBER_WIDTH, ...widths],
+            index: next.col + 1,
+          })
+        : null;
+      if (across !== null && box) box.scrollLeft = across;
     },
-    [onActiveChange],
+    [onActiveChange, widths],
   );
 
   useImperativeHandle(
@@ -304,11 +315,14 @@ export const DataGrid = forwardRef<DataGridHandle, Props>(function DataGrid(prop
           })}
         </div>
       </div>
-      <div aria-live="polite" data-testid="grid-status" className="dg-status">
+      {/* Not a live region: a screen reader hears the active cell (and its problems, in its
+          description) through aria-activedescendant; what an edit changed is announced by the
+          screen that owns the data, once. */}
+      <div data-testid="grid-status" className="dg-status">
         {rowCount === 0
           ? 'No rows to show.'
           : `${columns[active.col]?.header ?? ''}, row ${rows[active.row]?.rowNumber ?? 'new'}: ${
-              activeIssues?.length ? activeIssues.map((i) => i.message).join(' ') : 'no problems'
+              activeIssues?.length ? issuesInWords(activeIssues) : 'no problems'
             }`}
       </div>
     </div>

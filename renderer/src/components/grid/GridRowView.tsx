@@ -1,4 +1,5 @@
 import { memo, type MouseEvent, type RefObject } from 'react';
+import { issuesInWords } from './issueWords';
 import { NUMBER_WIDTH, ROW_HEIGHT, type CellIssueView, type GridRow } from './gridTypes';
 
 /** What a cell tells the grid; one object for the grid's life, so memoised rows keep it. */
@@ -75,7 +76,7 @@ export const GridRowView = memo(function GridRowView(props: RowProps) {
         const isActive = c === activeCol;
         const selected = c >= selLeft && c <= selRight;
         const value = row.cells[c] ?? '';
-        const messages = cellIssues?.map((i) => i.message).join(' ');
+        const messages = cellIssues?.length ? issuesInWords(cellIssues) : undefined;
         let className = 'dg-cell';
         if (error) className += ' dg-error';
         else if (warning) className += ' dg-warning';

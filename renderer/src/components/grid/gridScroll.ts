@@ -17,3 +17,24 @@ export function scrollTopToShow(view: {
   if (bottom > view.scrollTop + view.clientHeight) return bottom - view.clientHeight;
   return null;
 }
+
+/**
+ * Where the grid's box must scroll sideways so a column shows whole (in a narrow window, or at a
+ * high zoom, the columns are wider than the box), or null when it shows already. When the column
+ * is wider than the box, its start is shown.
+ */
+export function scrollLeftToShow(view: {
+  scrollLeft: number;
+  clientWidth: number;
+  /** Every column's width, the row numbers' first. */
+  widths: readonly number[];
+  /** The column's index in `widths`. */
+  index: number;
+}): number | null {
+  const left = view.widths.slice(0, view.index).reduce((a, b) => a + b, 0);
+  const right = left + (view.widths[view.index] ?? 0);
+  if (left < view.scrollLeft || right - left > view.clientWidth)
+    return left === view.scrollLeft ? null : left;
+  if (right > view.scrollLeft + view.clientWidth) return right - view.clientWidth;
+  return null;
+}

@@ -268,7 +268,7 @@ export function MappingStep({
                   : 'Three-letter code, e.g. USD.'
             }
             slotProps={{ inputLabel: { shrink: true } }}
-            sx={{ width: 220 }}
+            sx={{ width: 220, maxWidth: '100%' }}
           />
           <TextField
             size="small"
@@ -290,7 +290,7 @@ export function MappingStep({
             label="Amounts are in"
             value={template.amountUnit}
             onChange={(e) => setTemplate({ ...template, amountUnit: e.target.value as 'major' | 'minor' })}
-            sx={{ width: 360 }}
+            sx={{ width: 360, maxWidth: '100%' }}
           >
             <MenuItem value="major">Units (25.50 = 25 dollars 50 cents)</MenuItem>
             <MenuItem value="minor">Cents (2550 = 25 dollars 50 cents)</MenuItem>
@@ -301,7 +301,7 @@ export function MappingStep({
             label="Number style"
             value={numberStyle}
             onChange={(e) => setNumberStyle(e.target.value as WorkspaceMapping['numberStyle'])}
-            sx={{ width: 220 }}
+            sx={{ width: 220, maxWidth: '100%' }}
           >
             <MenuItem value="auto">Detect from the file</MenuItem>
             <MenuItem value="dot-decimal">1,234.56</MenuItem>

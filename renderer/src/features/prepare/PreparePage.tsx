@@ -26,6 +26,7 @@ import { MappingStep } from './MappingStep';
 import { ReviewScreen } from './ReviewScreen';
 import { WorkspaceList } from './WorkspaceList';
 import { usePageTitleDetail } from '../../app/pageTitle';
+import { announce } from '../../app/announce';
 
 type Stage =
   | { kind: 'home' }
@@ -134,6 +135,8 @@ export default function PreparePage() {
     // Most people confirm what the mapping step opens with: the worker starts checking every row
     // with it now, and the check is taken as it is if they do.
     file.session?.prepare(workspaceMappingFor(file, initial));
+    // What was set aside (rows above the header, a totals row) is said once, as the file is read.
+    if (file.result.warnings.length) announce(file.result.warnings.join(' '));
     setStage({
       kind: 'mapping',
       file,
@@ -261,7 +264,8 @@ export default function PreparePage() {
             )}
           </Stack>
           {stage.file.result.warnings.length > 0 && (
-            <Alert severity="info">
+            // Announced once when the file is read (not an alert here and again on the grid).
+            <Alert severity="info" role="note">
               {stage.file.result.warnings.map((w) => (
                 <div key={w}>{w}</div>
               ))}

@@ -28,6 +28,7 @@ import { gridColumns, recipientColumnOf } from './review/gridColumns';
 import type { ServiceError } from './review/serviceErrors';
 import { useServiceErrors } from './review/useServiceErrors';
 import { useWorkspaceExports, type ReviewNotice } from './review/useWorkspaceExports';
+import { useEditAnnouncements } from './review/useEditAnnouncements';
 
 /** For cells while no upload is being repaired: one array, not a new one per cell. */
 const NO_SERVICE_ERRORS: readonly ServiceError[] = [];
@@ -116,6 +117,12 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     [model.resultOf, model.resultsVersion, model.fileIssues, serviceErrors, serviceErrorsOf, rowErrorColumn],
   );
 
+  const { cellEdited, rowsChanged } = useEditAnnouncements(
+    model.summary.counts,
+    summary.counts.invalid,
+    issuesOf,
+  );
+
   const activeRow = visibleRows[active.row];
   const rowLevel = activeRow
     ? rowLevelIssues(
@@ -150,12 +157,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
 
   function addRow() {
     const at = activeRow ? model.rows.indexOf(activeRow) + 1 : model.rows.length;
+    rowsChanged();
     model.insertRows(at, [[]]);
     if (!onlyErrors) setTimeout(() => grid.current?.goTo(active.row + 1, 0), 0);
   }
 
   function deleteActiveRow() {
     if (!activeRow) return;
+    rowsChanged();
     model.deleteRows([activeRow.key]);
     setNotice({ severity: 'info', text: `Row ${activeRow.rowNumber ?? '(new)'} deleted. Undo with Ctrl+Z.` });
   }
@@ -172,8 +181,14 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     exportInvalid: exports.exportInvalid,
     exportCorrected: exports.exportCorrected,
     openUpload,
-    undo: model.undo,
-    redo: model.redo,
+    undo: () => {
+      rowsChanged();
+      model.undo();
+    },
+    redo: () => {
+      rowsChanged();
+      model.redo();
+    },
     find: () => setFindOpen(true),
     changeMapping: () => setEditingMapping(true),
   });
@@ -239,8 +254,16 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           onPut={() => {
             const row = visibleRows[active.row];
             const column = recipientColumn >= 0 ? recipientColumn : active.col;
-            if (row)
+            if (row) {
+              cellEdited({
+                key: row.key,
+                column,
+                rowNumber: row.rowNumber,
+                header: columns[column]?.header ?? '',
+                before: issuesOf(row.key, column),
+              });
               model.edit([{ key: row.key, column, value: chosen.recipientId }], 'Use recipient from Search');
+            }
             forgetChosen();
           }}
           onDismiss={forgetChosen}
@@ -267,12 +290,30 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           columns={columns}
           rows={visibleRows}
           issuesOf={issuesOf}
-          onChange={(changes, label) => model.edit(changes, label)}
-          onAppendRows={(cells) => model.insertRows(model.rows.length, cells, 'Paste rows')}
+          onChange={(changes, label) => {
+            const only = changes.length === 1 ? changes[0] : undefined;
+            if (only) {
+              cellEdited({
+                key: only.key,
+                column: only.column,
+                // The edited row is the active one (the grid moves on after it reports the change).
+                rowNumber:
+                  (activeRow?.key === only.key ? activeRow : model.rows.find((r) => r.key === only.key))
+                    ?.rowNumber ?? null,
+                header: columns[only.column]?.header ?? '',
+                before: issuesOf(only.key, only.column),
+              });
+            } else rowsChanged();
+            model.edit(changes, label);
+          }}
+          onAppendRows={(cells) => {
+            rowsChanged();
+            model.insertRows(model.rows.length, cells, 'Paste rows');
+          }}
           onActiveChange={(a) => a && setActive(a)}
           onCommand={(command) => {
-            if (command === 'undo') model.undo();
-            else if (command === 'redo') model.redo();
+            if (command === 'undo') actions.current?.undo();
+            else if (command === 'redo') actions.current?.redo();
             else if (command === 'find') setFindOpen(true);
             else if (command === 'next-error') jumpToError(1);
             else if (command === 'previous-error') jumpToError(-1);
@@ -313,7 +354,10 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
           grid.current?.focus();
         }}
         onFound={(row, col) => grid.current?.goTo(row, col)}
-        onReplace={(edits, label) => model.edit(edits, label)}
+        onReplace={(edits, label) => {
+          rowsChanged();
+          model.edit(edits, label);
+        }}
       />
     </Stack>
   );

@@ -60,7 +60,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
       aria-label="Summary"
     >
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} useFlexGap>
-        <Stack direction="row" spacing={2.5} sx={{ flexShrink: 0 }}>
+        <Stack direction="row" spacing={2.5} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap', rowGap: 1 }}>
           <Stat label="Rows" value={n(counts.rows)} />
           <Stat label="Valid" value={n(counts.valid)} tone="success" />
           <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
@@ -119,6 +119,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
                     height: 4,
                     borderRadius: 2,
                     bgcolor: 'primary.main',
+                    '@media (forced-colors: active)': { forcedColorAdjust: 'none', bgcolor: 'CanvasText' },
                     width: `${Math.max(2, (r.amount / top) * 100)}%`,
                   }}
                 />

@@ -39,6 +39,7 @@ function Reason({ e }: { e: DonationView['errors'][number] }) {
   return (
     <Tooltip
       title={`${withCode(e.title || codeWord(code), code)}${e.detail ? `: ${e.detail}` : ''}${e.status ? `; status ${e.status}` : ''}; about the ${attributeOf(e.pointer)}`}
+      describeChild
     >
       <span data-testid="decline-reason">{codeWord(code)}</span>
     </Tooltip>

@@ -12,7 +12,7 @@ import { STATUS_COLOUR, time } from './statusLook';
 /** A donation's state in plain words and its colour; the service's code in the tooltip. */
 export function StateWord({ state }: { state: DonationView['state'] }) {
   return (
-    <Tooltip title={withCode(donationStatusWord(state), state)}>
+    <Tooltip title={withCode(donationStatusWord(state), state)} describeChild>
       <Box
         component="span"
         sx={{ color: STATUS_COLOUR[state], fontWeight: 600 }}

@@ -27,6 +27,7 @@ import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { downloadBytes } from '../../lib/downloadBytes';
 import { currencyLabel, sentElsewhereNote } from './statusLook';
+import { ScrollRegion } from '../../components/ScrollRegion';
 
 function thisMonth(): string {
   const now = new Date();
@@ -165,34 +166,36 @@ export function MonthReport() {
             <Typography color="text.secondary">Nothing was sent in this month.</Typography>
           ) : (
             <>
-              <Table
-                size="small"
-                aria-label={`Month-end report ${report.month} per currency`}
-                sx={FIGURE_TABLE}
-              >
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Currency</TableCell>
-                    <FigureHeads figures={CONTROL_FIGURES} />
-                    <TableCell>Control total</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {report.lines.map((l) => (
-                    <TableRow key={l.currencyCode} data-testid={`report-line-${l.currencyCode}`}>
-                      <TableCell title={currencyLabel(l.currencyCode)}>{l.currencyCode}</TableCell>
-                      {CONTROL_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                          {figure(l[key], l.currencyCode)}
-                        </TableCell>
-                      ))}
-                      <TableCell>
-                        <Flag ok={l.reconciled} testId={`report-line-reconciled-${l.currencyCode}`} />
-                      </TableCell>
+              <ScrollRegion label="Report table: per currency">
+                <Table
+                  size="small"
+                  aria-label={`Month-end report ${report.month} per currency`}
+                  sx={FIGURE_TABLE}
+                >
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Currency</TableCell>
+                      <FigureHeads figures={CONTROL_FIGURES} />
+                      <TableCell>Control total</TableCell>
                     </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+                  </TableHead>
+                  <TableBody>
+                    {report.lines.map((l) => (
+                      <TableRow key={l.currencyCode} data-testid={`report-line-${l.currencyCode}`}>
+                        <TableCell title={currencyLabel(l.currencyCode)}>{l.currencyCode}</TableCell>
+                        {CONTROL_FIGURES.map(({ key }) => (
+                          <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                            {figure(l[key], l.currencyCode)}
+                          </TableCell>
+                        ))}
+                        <TableCell>
+                          <Flag ok={l.reconciled} testId={`report-line-reconciled-${l.currencyCode}`} />
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </ScrollRegion>
               <Typography variant="body2" sx={{ mt: 1 }}>
                 {CONTROL_TOTAL_RULE} Each donation is counted once on each side.
               </Typography>
@@ -200,30 +203,32 @@ export function MonthReport() {
               <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
                 Included above, not added again
               </Typography>
-              <Table
-                size="small"
-                aria-label={`Corrections and single donations in ${report.month}`}
-                sx={FIGURE_TABLE}
-              >
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Currency</TableCell>
-                    <FigureHeads figures={INFORMATION_FIGURES} />
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {report.lines.map((l) => (
-                    <TableRow key={l.currencyCode}>
-                      <TableCell>{l.currencyCode}</TableCell>
-                      {INFORMATION_FIGURES.map(({ key }) => (
-                        <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                          {figure(l[key], l.currencyCode)}
-                        </TableCell>
-                      ))}
+              <ScrollRegion label="Report table: corrections and single donations">
+                <Table
+                  size="small"
+                  aria-label={`Corrections and single donations in ${report.month}`}
+                  sx={FIGURE_TABLE}
+                >
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Currency</TableCell>
+                      <FigureHeads figures={INFORMATION_FIGURES} />
                     </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+                  </TableHead>
+                  <TableBody>
+                    {report.lines.map((l) => (
+                      <TableRow key={l.currencyCode}>
+                        <TableCell>{l.currencyCode}</TableCell>
+                        {INFORMATION_FIGURES.map(({ key }) => (
+                          <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                            {figure(l[key], l.currencyCode)}
+                          </TableCell>
+                        ))}
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </ScrollRegion>
             </>
           )}
 
@@ -234,80 +239,84 @@ export function MonthReport() {
             <Typography color="text.secondary">No upload was made in this month.</Typography>
           ) : (
             <>
-              <Table
-                size="small"
-                aria-label={`Control totals per upload in ${report.month}`}
-                sx={FIGURE_TABLE}
-              >
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Upload</TableCell>
-                    <TableCell>Currency</TableCell>
-                    <FigureHeads figures={UPLOAD_FIGURES} />
-                    <TableCell>Control total</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {report.uploads.map((u) => {
-                    const rows = uploadCurrencyRows(u);
-                    const span = Math.max(rows.length, 1);
-                    const uploadCell = (
-                      <TableCell rowSpan={span} sx={{ verticalAlign: 'top' }}>
-                        {u.workspaceName}
-                        <Typography variant="body2" color="text.secondary">
-                          {utc(u.createdAt)}
-                          {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
-                          {u.declinedOpen > 0 ? ` · ${count(u.declinedOpen, 'declined donation')} open` : ''}
-                        </Typography>
-                        {u.notReadYet ? (
-                          <Chip
-                            size="small"
-                            variant="outlined"
-                            label="Not read yet"
-                            data-testid="report-upload-reconciled"
-                          />
-                        ) : (
-                          !u.reconciled && <Flag ok={false} testId="report-upload-reconciled" />
-                        )}
-                        {u.notes.map((n) => (
-                          <Typography key={n} variant="body2">
-                            {n}
+              <ScrollRegion label="Report table: control totals per upload">
+                <Table
+                  size="small"
+                  aria-label={`Control totals per upload in ${report.month}`}
+                  sx={FIGURE_TABLE}
+                >
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Upload</TableCell>
+                      <TableCell>Currency</TableCell>
+                      <FigureHeads figures={UPLOAD_FIGURES} />
+                      <TableCell>Control total</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {report.uploads.map((u) => {
+                      const rows = uploadCurrencyRows(u);
+                      const span = Math.max(rows.length, 1);
+                      const uploadCell = (
+                        <TableCell rowSpan={span} sx={{ verticalAlign: 'top' }}>
+                          {u.workspaceName}
+                          <Typography variant="body2" color="text.secondary">
+                            {utc(u.createdAt)}
+                            {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
+                            {u.declinedOpen > 0
+                              ? ` · ${count(u.declinedOpen, 'declined donation')} open`
+                              : ''}
                           </Typography>
-                        ))}
-                      </TableCell>
-                    );
-                    if (rows.length === 0) {
-                      return (
-                        <TableRow key={u.uploadId} data-testid="report-upload">
-                          {uploadCell}
-                          <TableCell colSpan={UPLOAD_FIGURES.length + 2}>No donations counted.</TableCell>
-                        </TableRow>
+                          {u.notReadYet ? (
+                            <Chip
+                              size="small"
+                              variant="outlined"
+                              label="Not read yet"
+                              data-testid="report-upload-reconciled"
+                            />
+                          ) : (
+                            !u.reconciled && <Flag ok={false} testId="report-upload-reconciled" />
+                          )}
+                          {u.notes.map((n) => (
+                            <Typography key={n} variant="body2">
+                              {n}
+                            </Typography>
+                          ))}
+                        </TableCell>
                       );
-                    }
-                    return (
-                      <Fragment key={u.uploadId}>
-                        {rows.map((row, i) => (
-                          <TableRow key={row.currencyCode} data-testid="report-upload">
-                            {i === 0 && uploadCell}
-                            <TableCell>{row.currencyCode}</TableCell>
-                            {UPLOAD_FIGURES.map(({ key }) => (
-                              <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                                {figure(row[key], row.currencyCode)}
-                              </TableCell>
-                            ))}
-                            <TableCell>
-                              <Flag
-                                ok={row.addsUp}
-                                testId={`report-upload-line-reconciled-${row.currencyCode}`}
-                              />
-                            </TableCell>
+                      if (rows.length === 0) {
+                        return (
+                          <TableRow key={u.uploadId} data-testid="report-upload">
+                            {uploadCell}
+                            <TableCell colSpan={UPLOAD_FIGURES.length + 2}>No donations counted.</TableCell>
                           </TableRow>
-                        ))}
-                      </Fragment>
-                    );
-                  })}
-                </TableBody>
-              </Table>
+                        );
+                      }
+                      return (
+                        <Fragment key={u.uploadId}>
+                          {rows.map((row, i) => (
+                            <TableRow key={row.currencyCode} data-testid="report-upload">
+                              {i === 0 && uploadCell}
+                              <TableCell>{row.currencyCode}</TableCell>
+                              {UPLOAD_FIGURES.map(({ key }) => (
+                                <TableCell key={key} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                                  {figure(row[key], row.currencyCode)}
+                                </TableCell>
+                              ))}
+                              <TableCell>
+                                <Flag
+                                  ok={row.addsUp}
+                                  testId={`report-upload-line-reconciled-${row.currencyCode}`}
+                                />
+                              </TableCell>
+                            </TableRow>
+                          ))}
+                        </Fragment>
+                      );
+                    })}
+                  </TableBody>
+                </Table>
+              </ScrollRegion>
               <Typography variant="body2" sx={{ mt: 1 }}>
                 {UPLOAD_CONTROL_RULE}
               </Typography>
@@ -321,13 +330,14 @@ export function MonthReport() {
             component="dl"
             sx={{
               display: 'grid',
-              gridTemplateColumns: 'max-content 1fr',
+              // Each meaning under its figure's name in a narrow window, beside it in a wide one.
+              gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'max-content minmax(0, 1fr)' },
               columnGap: 2,
               rowGap: 0.5,
               m: 0,
               typography: 'body2',
               '& dt': { fontWeight: 600 },
-              '& dd': { m: 0 },
+              '& dd': { m: 0, mb: { xs: 1, sm: 0 } },
             }}
           >
             {[...CONTROL_FIGURES, ...INFORMATION_FIGURES].map(({ key, label, meaning }) => (

@@ -98,7 +98,7 @@ export function RecipientField(props: {
               {[o.city, o.country].filter(Boolean).join(', ')} · {o.id}
             </Typography>
             {o.cannotReceive && (
-              <Tooltip title={withCode(o.cannotReceive.reason, o.cannotReceive.code)}>
+              <Tooltip title={withCode(o.cannotReceive.reason, o.cannotReceive.code)} describeChild>
                 <Typography variant="body2" color="warning.dark" data-testid="cause-cannot-receive">
                   {cannotReceiveText(o.cannotReceive)}
                 </Typography>

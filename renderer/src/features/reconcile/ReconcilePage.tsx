@@ -25,6 +25,7 @@ import { MonthReport } from './MonthReport';
 import { SingleDonationDialog } from './SingleDonationDialog';
 import { StatusTotals } from './StatusTotals';
 import { STATUSES, sentElsewhereNote, shortTime, time } from './statusLook';
+import { ScrollRegion } from '../../components/ScrollRegion';
 
 type Summary = ChannelResponse<'donations.summary'>;
 type Page = ChannelResponse<'donations.page'>;
@@ -269,106 +270,121 @@ export default function ReconcilePage() {
         <Box
           sx={{
             display: 'grid',
-            // The details beside the table, narrower on a laptop so the table keeps its columns.
-            gridTemplateColumns: { xs: 'minmax(0, 1fr) 300px', xl: 'minmax(0, 1fr) 340px' },
+            // The details go under the list in a narrow window, so nothing pushes the page sideways;
+            // beside it on a laptop, narrower there so the table keeps its columns.
+            gridTemplateColumns: {
+              xs: 'minmax(0, 1fr)',
+              lg: 'minmax(0, 1fr) 300px',
+              xl: 'minmax(0, 1fr) 340px',
+            },
             gap: 2,
             alignItems: 'start',
           }}
         >
           <Box sx={{ minWidth: 0 }}>
-            <Table size="small" aria-label="Donations" sx={{ tableLayout: 'fixed', width: '100%' }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: '18%' }}>Recipient</TableCell>
-                  <TableCell align="right" sx={{ width: '15%' }}>
-                    Amount
-                  </TableCell>
-                  <TableCell sx={{ width: '18%' }}>Donor</TableCell>
-                  <TableCell sx={{ width: '23%' }}>State</TableCell>
-                  <TableCell sx={{ width: '26%' }}>From</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {pageRows.map((d) => (
-                  <TableRow
-                    key={d.id}
-                    hover
-                    selected={selected?.id === d.id}
-                    onClick={() => setSelected(d)}
-                    data-testid="donation-row"
-                    // One line per donation, so a laptop screen shows a dozen: what does not fit ends in "…"
-                    // and is said in full on hover and in the details.
-                    sx={{
-                      cursor: 'pointer',
-                      '& td': {
-                        py: 0.5,
-                        px: 1,
-                        lineHeight: 1.35,
-                        whiteSpace: 'nowrap',
-                        overflow: 'hidden',
-                        textOverflow: 'ellipsis',
-                      },
-                      '& td > *': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
-                    }}
-                  >
-                    <TableCell>
-                      <Button
-                        variant="text"
-                        size="small"
-                        onClick={() => setSelected(d)}
-                        sx={{ textTransform: 'none', p: 0, minWidth: 0, textAlign: 'left' }}
-                        aria-pressed={selected?.id === d.id}
-                      >
-                        {d.recipientId}
-                      </Button>
+            <ScrollRegion label="Donations, by recipient">
+              <Table
+                size="small"
+                aria-label="Donations"
+                sx={{ tableLayout: 'fixed', width: '100%', minWidth: 560 }}
+              >
+                <TableHead>
+                  <TableRow>
+                    <TableCell sx={{ width: '18%' }}>Recipient</TableCell>
+                    <TableCell align="right" sx={{ width: '15%' }}>
+                      Amount
                     </TableCell>
-                    <TableCell
-                      align="right"
-                      data-testid="donation-amount"
-                      sx={{ whiteSpace: 'nowrap', overflowWrap: 'normal !important' }}
-                    >
-                      {formatMinor(d.amount, d.currencyCode)}
-                    </TableCell>
-                    <TableCell title={d.donorName ?? undefined}>{d.donorName ?? '—'}</TableCell>
-                    <TableCell>
-                      <StateWord state={d.state} />
-                      <Typography variant="body2" color="text.secondary" title="Last update from the service">
-                        {shortTime(d.statusLastUpdated)}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>
-                      <Box data-testid="donation-bulk">
-                        {d.bulkId ? (
-                          <span
-                            title={`Bulk ${d.bulkId}${
-                              uploadOfBulk.get(d.bulkId)?.sentElsewhere
-                                ? `, ${sentElsewhereNote(uploadOfBulk.get(d.bulkId)!)}`
-                                : ''
-                            }`}
-                          >
-                            {uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}
-                          </span>
-                        ) : (
-                          'one by one'
-                        )}
-                      </Box>{' '}
-                      <Typography
-                        variant="body2"
-                        color="text.secondary"
-                        data-testid="donation-source-row"
-                        title={sourceRow(d)}
-                      >
-                        {d.row
-                          ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-                          : sourceRow(d) === '—'
-                            ? ''
-                            : sourceRow(d)}
-                      </Typography>
-                    </TableCell>
+                    <TableCell sx={{ width: '18%' }}>Donor</TableCell>
+                    <TableCell sx={{ width: '23%' }}>State</TableCell>
+                    <TableCell sx={{ width: '26%' }}>From</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {pageRows.map((d) => (
+                    <TableRow
+                      key={d.id}
+                      hover
+                      selected={selected?.id === d.id}
+                      onClick={() => setSelected(d)}
+                      data-testid="donation-row"
+                      // One line per donation, so a laptop screen shows a dozen: what does not fit ends in "…"
+                      // and is said in full on hover and in the details.
+                      sx={{
+                        cursor: 'pointer',
+                        '& td': {
+                          py: 0.5,
+                          px: 1,
+                          lineHeight: 1.35,
+                          whiteSpace: 'nowrap',
+                          overflow: 'hidden',
+                          textOverflow: 'ellipsis',
+                        },
+                        '& td > *': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
+                      }}
+                    >
+                      <TableCell>
+                        <Button
+                          variant="text"
+                          size="small"
+                          onClick={() => setSelected(d)}
+                          sx={{ textTransform: 'none', p: 0, minWidth: 0, textAlign: 'left' }}
+                          aria-pressed={selected?.id === d.id}
+                        >
+                          {d.recipientId}
+                        </Button>
+                      </TableCell>
+                      <TableCell
+                        align="right"
+                        data-testid="donation-amount"
+                        sx={{ whiteSpace: 'nowrap', overflowWrap: 'normal !important' }}
+                      >
+                        {formatMinor(d.amount, d.currencyCode)}
+                      </TableCell>
+                      <TableCell title={d.donorName ?? undefined}>{d.donorName ?? '—'}</TableCell>
+                      <TableCell>
+                        <StateWord state={d.state} />
+                        <Typography
+                          variant="body2"
+                          color="text.secondary"
+                          title="Last update from the service"
+                        >
+                          {shortTime(d.statusLastUpdated)}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>
+                        <Box data-testid="donation-bulk">
+                          {d.bulkId ? (
+                            <span
+                              title={`Bulk ${d.bulkId}${
+                                uploadOfBulk.get(d.bulkId)?.sentElsewhere
+                                  ? `, ${sentElsewhereNote(uploadOfBulk.get(d.bulkId)!)}`
+                                  : ''
+                              }`}
+                            >
+                              {uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}
+                            </span>
+                          ) : (
+                            'one by one'
+                          )}
+                        </Box>
+                        <Typography
+                          variant="body2"
+                          color="text.secondary"
+                          data-testid="donation-source-row"
+                          title={sourceRow(d)}
+                        >
+                          {d.row
+                            ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
+                            : sourceRow(d) === '—'
+                              ? ''
+                              : sourceRow(d)}
+                        </Typography>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </ScrollRegion>
             <TablePagination
               component="div"
               count={shownCount}

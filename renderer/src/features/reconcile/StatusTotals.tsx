@@ -14,6 +14,7 @@ import { formatMinor } from '../../../../shared/amounts';
 import { UPLOAD_CONTROL_RULE, UPLOAD_FIGURES } from '../../../../shared/export/monthReportSheets';
 import { count, donationStatusWord, withCode } from '../../../../shared/i18n';
 import { STATUSES, STATUS_COLOUR, currencyLabel, sentElsewhereNote, time } from './statusLook';
+import { ScrollRegion } from '../../components/ScrollRegion';
 
 type Summary = ChannelResponse<'donations.summary'>;
 type Money = { currencyCode: string; count: number; amount: number };
@@ -85,7 +86,20 @@ export function StatusTotals({ summary }: { summary: Summary }) {
               {headline(currency, n, amount, line(currency, 'DECLINED'))}
             </Typography>
             <Box
-              sx={{ display: 'flex', height: 14, borderRadius: 1, overflow: 'hidden', bgcolor: 'grey.200' }}
+              sx={{
+                display: 'flex',
+                height: 14,
+                borderRadius: 1,
+                overflow: 'hidden',
+                bgcolor: 'grey.200',
+                // Forced colours would take the fills away: the bar keeps its colours, inside an edge.
+                '@media (forced-colors: active)': {
+                  forcedColorAdjust: 'none',
+                  border: '1px solid CanvasText',
+                  bgcolor: 'Canvas',
+                  '& > *': { borderRight: '1px solid Canvas' },
+                },
+              }}
               role="img"
               aria-label={`${currencyLabel(currency)}: ${lines
                 .filter((l) => l.total)
@@ -110,49 +124,51 @@ export function StatusTotals({ summary }: { summary: Summary }) {
         );
       })}
       {currencies.length > 0 && (
-        <Table size="small" aria-label="Totals per state and currency" sx={{ mt: 1 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Currency</TableCell>
-              {STATUSES.map((s) => (
-                <TableCell key={s} align="right" title={withCode(donationStatusWord(s), s)}>
-                  <Stack
-                    direction="row"
-                    spacing={0.75}
-                    sx={{ alignItems: 'center', justifyContent: 'flex-end' }}
-                  >
-                    <Box
-                      aria-hidden
-                      sx={{
-                        width: 10,
-                        height: 10,
-                        borderRadius: '2px',
-                        bgcolor: STATUS_COLOUR[s],
-                        flexShrink: 0,
-                      }}
-                    />
-                    <span>{donationStatusWord(s)}</span>
-                  </Stack>
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {currencies.map((currency) => (
-              <TableRow key={currency}>
-                <TableCell>{currency}</TableCell>
-                {STATUSES.map((s) => {
-                  const t = line(currency, s);
-                  return (
-                    <TableCell key={s} align="right" data-testid={`status-${s}-${currency}`}>
-                      {t ? figure(t) : '—'}
-                    </TableCell>
-                  );
-                })}
+        <ScrollRegion label="Totals per state and currency">
+          <Table size="small" aria-label="Totals per state and currency" sx={{ mt: 1 }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Currency</TableCell>
+                {STATUSES.map((s) => (
+                  <TableCell key={s} align="right" title={withCode(donationStatusWord(s), s)}>
+                    <Stack
+                      direction="row"
+                      spacing={0.75}
+                      sx={{ alignItems: 'center', justifyContent: 'flex-end' }}
+                    >
+                      <Box
+                        aria-hidden
+                        sx={{
+                          width: 10,
+                          height: 10,
+                          borderRadius: '2px',
+                          bgcolor: STATUS_COLOUR[s],
+                          flexShrink: 0,
+                        }}
+                      />
+                      <span>{donationStatusWord(s)}</span>
+                    </Stack>
+                  </TableCell>
+                ))}
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {currencies.map((currency) => (
+                <TableRow key={currency}>
+                  <TableCell>{currency}</TableCell>
+                  {STATUSES.map((s) => {
+                    const t = line(currency, s);
+                    return (
+                      <TableCell key={s} align="right" data-testid={`status-${s}-${currency}`}>
+                        {t ? figure(t) : '—'}
+                      </TableCell>
+                    );
+                  })}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollRegion>
       )}
       {summary.uploads.length > 0 && (
         <>
@@ -162,45 +178,47 @@ export function StatusTotals({ summary }: { summary: Summary }) {
           <Typography variant="body2" color="text.secondary" gutterBottom>
             {UPLOAD_CONTROL_RULE}
           </Typography>
-          <Table size="small" aria-label="Control totals per upload">
-            <TableHead>
-              <TableRow>
-                <TableCell>Upload</TableCell>
-                {UPLOAD_FIGURES.map(({ key, label, meaning }) => (
-                  <TableCell key={key} align="right" title={meaning}>
-                    {label}
-                  </TableCell>
-                ))}
-                <TableCell>Result</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {summary.uploads.map((u) => (
-                <TableRow key={u.uploadId}>
-                  <TableCell sx={{ minWidth: 180 }}>
-                    {u.workspaceName}
-                    <Typography variant="body2" color="text.secondary">
-                      {time(u.createdAt)}
-                      {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
-                    </Typography>
-                  </TableCell>
-                  {UPLOAD_FIGURES.map(({ key }) => (
-                    <TableCell key={key} align="right">
-                      {figures(u[key])}
+          <ScrollRegion label="Control totals per upload, from the donations read">
+            <Table size="small" aria-label="Control totals per upload">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Upload</TableCell>
+                  {UPLOAD_FIGURES.map(({ key, label, meaning }) => (
+                    <TableCell key={key} align="right" title={meaning}>
+                      {label}
                     </TableCell>
                   ))}
-                  <TableCell>
-                    <ControlChip upload={u} />
-                    {u.notes.map((note) => (
-                      <Typography key={note} variant="body2" data-testid="upload-note">
-                        {note}
-                      </Typography>
-                    ))}
-                  </TableCell>
+                  <TableCell>Result</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {summary.uploads.map((u) => (
+                  <TableRow key={u.uploadId}>
+                    <TableCell sx={{ minWidth: 180 }}>
+                      {u.workspaceName}
+                      <Typography variant="body2" color="text.secondary">
+                        {time(u.createdAt)}
+                        {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
+                      </Typography>
+                    </TableCell>
+                    {UPLOAD_FIGURES.map(({ key }) => (
+                      <TableCell key={key} align="right">
+                        {figures(u[key])}
+                      </TableCell>
+                    ))}
+                    <TableCell>
+                      <ControlChip upload={u} />
+                      {u.notes.map((note) => (
+                        <Typography key={note} variant="body2" data-testid="upload-note">
+                          {note}
+                        </Typography>
+                      ))}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </ScrollRegion>
         </>
       )}
     </Paper>

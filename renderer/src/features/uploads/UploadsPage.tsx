@@ -27,13 +27,14 @@ import {
   timelineSteps,
 } from './intentWords';
 import { RefusedRows } from './RefusedRows';
+import { MaintenanceNotice } from './MaintenanceNotices';
+import { takeUploadNotice } from './uploadNotice';
 import { environmentLabels, type EnvironmentId } from '../../../../shared/contract/environment';
 import { copyText } from '../../components/copyText';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
-import { MaintenanceNotice } from './MaintenanceNotices';
-
-import { takeUploadNotice } from './uploadNotice';
+import { useOutcomeAnnouncements } from './useOutcomeAnnouncements';
 
 const uploadStateLabels: Record<
   UploadView['state'],
@@ -110,7 +111,7 @@ function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView
   const idWords = serviceIdWords(intent.serviceId);
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-      <Tooltip title={idWords}>
+      <Tooltip title={idWords} describeChild>
         <Box data-testid="intent-name" data-service-id={intent.serviceId ?? undefined}>
           <Typography variant="body2" sx={{ fontWeight: 500 }}>
             {intentNameWords(upload.workspaceName, intent)}
@@ -170,6 +171,7 @@ export default function UploadsPage() {
   const [error, setError] = useState<string | null>(null);
   // Left by the upload dialog: "Submitted for approval …" (team mode), shown once.
   const [notice] = useState(takeUploadNotice);
+  useOutcomeAnnouncements(uploads);
 
   const load = useCallback(async () => {
     const r = await desk['upload.list']({});
@@ -219,7 +221,6 @@ export default function UploadsPage() {
         when one finishes.
       </Typography>
       <MaintenanceNotice />
-
       {notice && (
         <Alert severity="success" role="status" data-testid="upload-notice">
           {notice}
@@ -277,74 +278,81 @@ export default function UploadsPage() {
             )}
             {/* Nothing is at the service while an upload waits for approval: no file table yet. */}
             {u.intents.length > 0 && (
-              <Table size="small" sx={{ mt: 1 }} aria-label="Files of this upload">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>File</TableCell>
-                    <TableCell>Status</TableCell>
-                    <TableCell align="right">Rows</TableCell>
-                    <TableCell align="right">Accepted</TableCell>
-                    <TableCell align="right">Invalid</TableCell>
-                    <TableCell>Timeline</TableCell>
-                    <TableCell>
-                      <span className="visually-hidden">Actions</span>
-                    </TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {u.intents.map((i) => (
-                    <TableRow key={i.intentId} data-testid="intent-row">
+              <ScrollRegion label={`Files of the upload of ${u.workspaceName}`}>
+                <Table size="small" sx={{ mt: 1 }} aria-label="Files of this upload">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>File</TableCell>
+                      <TableCell>Status</TableCell>
+                      <TableCell align="right">Rows</TableCell>
+                      <TableCell align="right">Accepted</TableCell>
+                      <TableCell align="right">Invalid</TableCell>
+                      <TableCell>Timeline</TableCell>
                       <TableCell>
-                        <IntentName upload={u} intent={i} />
-                      </TableCell>
-                      <TableCell>
-                        <Tooltip title={withCode(intentStateWord(i.state), i.state)}>
-                          <strong data-testid="intent-state" data-status={i.state}>
-                            {intentStateWord(i.state)}
-                          </strong>
-                        </Tooltip>
-                        {i.error && (
-                          <Tooltip title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}>
-                            <Typography variant="body2" color="error" data-testid="intent-error">
-                              {intentErrorWords(i)?.text}
-                            </Typography>
-                          </Tooltip>
-                        )}
-                        {i.state === 'ERROR' && !i.correctedByUpload && <RefusedRows intentId={i.intentId} />}
-                        {i.correctedByUpload && (
-                          <Typography variant="body2">Corrected by a later upload.</Typography>
-                        )}
-                      </TableCell>
-                      <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
-                      <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
-                      <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
-                      <TableCell>
-                        <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
-                      </TableCell>
-                      <TableCell>
-                        <Stack spacing={1}>
-                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
-                            <Button size="small" onClick={() => repair(i)}>
-                              Fix the rows
-                            </Button>
-                          )}
-                          {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
-                            <Typography variant="body2" data-testid="repair-elsewhere">
-                              Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from their
-                              workspace, on their computer.
-                            </Typography>
-                          )}
-                          {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
-                            <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
-                              Check now
-                            </Button>
-                          )}
-                        </Stack>
+                        <span className="visually-hidden">Actions</span>
                       </TableCell>
                     </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+                  </TableHead>
+                  <TableBody>
+                    {u.intents.map((i) => (
+                      <TableRow key={i.intentId} data-testid="intent-row">
+                        <TableCell>
+                          <IntentName upload={u} intent={i} />
+                        </TableCell>
+                        <TableCell>
+                          <Tooltip title={withCode(intentStateWord(i.state), i.state)} describeChild>
+                            <strong data-testid="intent-state" data-status={i.state}>
+                              {intentStateWord(i.state)}
+                            </strong>
+                          </Tooltip>
+                          {i.error && (
+                            <Tooltip
+                              title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}
+                              describeChild
+                            >
+                              <Typography variant="body2" color="error" data-testid="intent-error">
+                                {intentErrorWords(i)?.text}
+                              </Typography>
+                            </Tooltip>
+                          )}
+                          {i.state === 'ERROR' && !i.correctedByUpload && (
+                            <RefusedRows intentId={i.intentId} />
+                          )}
+                          {i.correctedByUpload && (
+                            <Typography variant="body2">Corrected by a later upload.</Typography>
+                          )}
+                        </TableCell>
+                        <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
+                        <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
+                        <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
+                        <TableCell>
+                          <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
+                        </TableCell>
+                        <TableCell>
+                          <Stack spacing={1}>
+                            {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
+                              <Button size="small" onClick={() => repair(i)}>
+                                Fix the rows
+                              </Button>
+                            )}
+                            {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
+                              <Typography variant="body2" data-testid="repair-elsewhere">
+                                Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from
+                                their workspace, on their computer.
+                              </Typography>
+                            )}
+                            {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
+                              <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
+                                Check now
+                              </Button>
+                            )}
+                          </Stack>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </ScrollRegion>
             )}
           </Paper>
         );

@@ -3,6 +3,7 @@ import {
   intentErrorWords,
   refusedRowsWords,
   intentNameWords,
+  intentOutcomeWords,
   intentSentWords,
   intentStateWord,
   sentAt,
@@ -121,5 +122,30 @@ describe('the rows a rejected file had refused', () => {
       'Row 24 of the spreadsheet needs fixing, and rows added in the app.',
     );
     expect(refusedRowsWords([])).toBeNull();
+  });
+});
+
+describe('a file’s outcome, announced', () => {
+  const base = { rows: 40, counts: {}, donations: null, error: null, part: 0, parts: 1 };
+  it('says how many rows the service refused and that the upload needs repair', () => {
+    expect(
+      intentOutcomeWords('sample-donations (November)', {
+        ...base,
+        state: 'ERROR',
+        counts: { invalid: 1 },
+        error: { code: 'BULK_VALIDATION_FAILED', title: 'Invalid', detail: '' },
+      }),
+    ).toBe('sample-donations (November): the service refused 1 row; it needs repair.');
+  });
+  it('says a processed file’s accepted rows, and names the part of a split upload', () => {
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSED', counts: { accepted: 40 } })).toBe(
+      'May: processed; the service accepted 40 rows.',
+    );
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSED', part: 1, parts: 2 })).toBe(
+      'May, file 2 of 2: processed; the service accepted 40 rows.',
+    );
+  });
+  it('says nothing while the file is on its way', () => {
+    expect(intentOutcomeWords('May', { ...base, state: 'PROCESSING' })).toBeNull();
   });
 });

@@ -129,3 +129,27 @@ export function refusedRowsWords(rows: readonly (number | null)[], shown = 5): s
   const many = numbers.length > 1;
   return `${many ? 'Rows' : 'Row'} ${list} of the spreadsheet ${many ? 'need' : 'needs'} fixing${added ? ', and rows added in the app' : ''}.`;
 }
+
+/** The states a file ends in at the service: its outcome. */
+const outcomeStates: ReadonlySet<IntentView['state']> = new Set(['PROCESSED', 'ERROR', 'abandoned']);
+
+/**
+ * A file's outcome, said once when it comes: "sample-donations (November): the service refused 1 row;
+ * it needs repair". Null while the file has no outcome yet.
+ */
+export function intentOutcomeWords(
+  workspaceName: string,
+  intent: Pick<IntentView, 'state' | 'rows' | 'counts' | 'donations' | 'error' | 'part' | 'parts'>,
+): string | null {
+  if (!outcomeStates.has(intent.state)) return null;
+  const name = intentNameWords(workspaceName, intent);
+  if (intent.state === 'abandoned') return `${name}: the file never reached the service; upload it again.`;
+  if (intent.state === 'PROCESSED') {
+    const accepted = intent.counts.accepted ?? intent.donations ?? intent.rows;
+    return `${name}: processed; the service accepted ${count(accepted, 'row')}.`;
+  }
+  const refused = intent.counts.invalid;
+  if (refused) return `${name}: the service refused ${count(refused, 'row')}; it needs repair.`;
+  const why = intent.error ? codeWord(intent.error.code) : 'the service stopped it';
+  return `${name}: ${why}; it needs repair.`;
+}

@@ -1,4 +1,4 @@
-import { memo, useState, type RefObject } from 'react';
+import { memo, useRef, useState, type RefObject } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
@@ -13,6 +13,7 @@ import Undo from '@mui/icons-material/Undo';
 import Redo from '@mui/icons-material/Redo';
 import NavigateNext from '@mui/icons-material/NavigateNext';
 import NavigateBefore from '@mui/icons-material/NavigateBefore';
+import { useRovingToolbar } from '../../../components/rovingToolbar';
 
 /** What the toolbar's buttons do: the screen keeps it current, so the toolbar need not re-render. */
 export interface ToolbarActions {
@@ -63,6 +64,9 @@ export const GridToolbar = memo(function GridToolbar({
   repairIntentId,
 }: Props) {
   const [exportMenu, setExportMenu] = useState<HTMLElement | null>(null);
+  // One Tab stop; the arrow keys move between the tools.
+  const toolbar = useRef<HTMLDivElement>(null);
+  const roving = useRovingToolbar(toolbar);
   const exportWith = (run: (a: ToolbarActions) => Promise<void>) => {
     setExportMenu(null);
     if (actions.current) void run(actions.current);
@@ -72,8 +76,11 @@ export const GridToolbar = memo(function GridToolbar({
       direction="row"
       spacing={0.75}
       useFlexGap
+      ref={toolbar}
       role="toolbar"
       aria-label="Grid tools"
+      onFocus={roving.onFocus}
+      onKeyDown={roving.onKeyDown}
       sx={{ alignItems: 'center', flexWrap: 'wrap' }}
     >
       <FormControlLabel

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -10,6 +10,10 @@ import type { Workspace } from '../../../../../shared/contract';
 import { sourceFileLabel } from '../../../../../shared/spreadsheet/sourceNames';
 import type { SaveState } from '../model/useWorkspaceModel';
 import { standingWords } from '../standingWords';
+import { announce } from '../../../app/announce';
+
+/** Saving that takes longer than this is announced (and so is its end). */
+const LONG_SAVE_MS = 3000;
 
 /**
  * The workspace's name, source, standing and save state, with the way back to all workspaces. Like
@@ -35,6 +39,7 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
   onRename(name: string): void;
   onClose(): void;
 }) {
+  useLongSaveAnnounced(save.status);
   return (
     <>
       <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -54,9 +59,9 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
           {sourceFileLabel(source)} · headers in row {source.headerRow}
         </Typography>
         <StandingChip standing={standing} rows={rows} invalid={invalid} />
+        {/* Not a live region: saving after every edit is no news. A long wait is announced. */}
         <Chip
           size="small"
-          role="status"
           color={save.status === 'failed' ? 'error' : 'default'}
           label={
             save.status === 'saved' ? 'All changes saved' : save.status === 'saving' ? 'Saving…' : 'Not saved'
@@ -73,7 +78,8 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
         </Alert>
       )}
       {source.warnings.length > 0 && (
-        <Alert severity="info" sx={{ py: 0 }}>
+        // A note, not an alert: these were said when the file was read.
+        <Alert severity="info" role="note" sx={{ py: 0 }}>
           {source.warnings.map((w) => (
             <div key={w}>{w}</div>
           ))}
@@ -94,14 +100,28 @@ function StandingChip({
 }) {
   const words = standingWords({ standing, counts: { rows, invalid, valid: rows - invalid, warnings: 0 } });
   return (
-    <Tooltip title={words.detail}>
-      <Chip
-        size="small"
-        color={words.color}
-        label={words.label}
-        aria-description={words.detail}
-        data-testid="workspace-standing"
-      />
+    <Tooltip title={words.detail} describeChild>
+      <Chip size="small" color={words.color} label={words.label} data-testid="workspace-standing" />
     </Tooltip>
   );
+}
+
+/**
+ * Saving is said only when it takes long: "Still saving your changes…", then "All changes saved."
+ * when it ends. A failure is an alert of its own, under the header.
+ */
+function useLongSaveAnnounced(status: SaveState['status']) {
+  const toldWaiting = useRef(false);
+  useEffect(() => {
+    if (status === 'saving') {
+      const timer = setTimeout(() => {
+        toldWaiting.current = true;
+        announce('Still saving your changes…');
+      }, LONG_SAVE_MS);
+      return () => clearTimeout(timer);
+    }
+    if (status === 'saved' && toldWaiting.current) announce('All changes saved.');
+    toldWaiting.current = false;
+    return undefined;
+  }, [status]);
 }
