@@ -34,16 +34,19 @@ afterAll(async () => {
   await team?.stop();
 });
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
+/** alice's upload, with its file stored as every submission stores it (an approval needs it). */
 async function submit(): Promise<{ id: string; file: string }> {
   const id = randomUUID();
-  const file = sha(id);
+  const bytes = Buffer.from(id);
+  const file = sha(bytes);
   await as('alice').query(
     `INSERT INTO desk.upload (id, workspace_name, environment, environment_key, computer, file_sha256, rows, totals, review)
      VALUES ($1, 'March donations', 'sandbox', 'sandbox|http://127.0.0.1', 'laptop', $2, 2, $3, '{"month":"2026-03"}')`,
     [id, file, JSON.stringify([{ currencyCode: 'EUR', amount: 5000, count: 2 }])],
   );
+  await as('alice').query('SELECT desk.store_upload_file($1, 0, $2)', [id, bytes]);
   return { id, file };
 }
 
