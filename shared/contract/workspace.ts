@@ -149,6 +149,11 @@ export const workspaceMetaSchema = z.object({
   counts: workspaceCountsSchema.nullable(),
   /** Filled in from the upload ledger when listed or opened. */
   standing: workspaceStandingSchema.optional(),
+  /**
+   * When listed: why this workspace cannot be opened (its saved rows damaged or too large) and what
+   * to do, in plain words. Absent for a workspace that opens.
+   */
+  unopenable: z.string().optional(),
 });
 export type WorkspaceMeta = z.infer<typeof workspaceMetaSchema>;
 
