@@ -11,6 +11,9 @@ import { dataChannels } from './dataChannels';
 import { teamChannels, teamDatabaseSettingsSchema, teamDatabaseUpdateSchema } from './teamChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
+  MAX_CELL_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_WORKSPACE_COLUMNS,
   workspaceCountsSchema,
   workspaceCreatedSchema,
   workspaceEditSchema,
@@ -21,13 +24,27 @@ import {
   workspaceSchema,
   workspaceSourceSchema,
   workspaceStateSchema,
+  type WorkspaceEdit,
 } from './workspace';
 
 const empty = z.object({}).strict();
 
+/** The most characters of cell text one call of edits may carry (a paste of a large range fits). */
+const MAX_EDIT_TEXT = 64_000_000;
+
+function editText(edits: readonly WorkspaceEdit[]): number {
+  let total = 0;
+  for (const edit of edits) {
+    if (edit.op === 'set') total += edit.value.length;
+    else if (edit.op === 'insert') for (const cell of edit.row.cells) total += cell.length;
+  }
+  return total;
+}
+
 const httpsUrl = z
   .string()
   .trim()
+  .max(2000, 'An address has at most 2,000 characters.')
   .url('Enter a full address starting with https://')
   .refine((u) => u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(u), {
     message: 'Use an https:// address (plain http is allowed only for this computer).',
@@ -36,6 +53,7 @@ const httpsUrl = z
 const domain = z
   .string()
   .trim()
+  .max(253, 'A domain has at most 253 characters.')
   .regex(
     /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
     'Enter a domain such as giving.example.com',
@@ -181,9 +199,9 @@ export const channels = {
   'workspace.create': {
     request: z
       .object({
-        name: z.string().trim().min(1).max(200),
+        name: z.string().trim().min(1).max(MAX_NAME_LENGTH),
         source: workspaceSourceSchema,
-        headers: z.array(z.string()).max(1000),
+        headers: z.array(z.string().max(MAX_CELL_LENGTH)).max(MAX_WORKSPACE_COLUMNS),
         /**
          * The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so), or
          * the id workspace.stageRows gave for packed rows sent ahead.
@@ -220,7 +238,10 @@ export const channels = {
         baseVersion: z.number().int().nonnegative(),
         edits: z.array(workspaceEditSchema).min(1).max(200_000),
       })
-      .strict(),
+      .strict()
+      .refine((input) => editText(input.edits) <= MAX_EDIT_TEXT, {
+        message: `One call changes at most ${MAX_EDIT_TEXT.toLocaleString('en-US')} characters: send the edits in smaller calls.`,
+      }),
     response: z.object({ version: z.number().int() }),
   },
   'workspace.summary': {

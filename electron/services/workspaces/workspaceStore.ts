@@ -2,6 +2,8 @@ import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
+  MAX_WORKSPACE_TEXT,
+  withinWorkspaceLimits,
   workspaceEditSchema,
   workspaceMetaSchema,
   type PackedRows,
@@ -16,6 +18,7 @@ import {
 import { DeskFailure } from '../../../shared/result';
 import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
 import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
+import { grownBy, sizeOf, textOf, type WorkspaceSize } from './workspaceSize';
 import { ChunkedRows, rowsOfPacked } from './rowChunks';
 import {
   JOURNAL,
@@ -53,6 +56,8 @@ export class WorkspaceStore {
   private readonly queues = new Map<string, Promise<unknown>>();
   /** Versions of workspaces whose journal is being appended to, to catch lost or reordered edits. */
   private readonly versions = new Map<string, number>();
+  /** How big each workspace being edited is (rows, widest row, characters), to keep edits within the limits. */
+  private readonly sizes = new Map<string, WorkspaceSize>();
 
   /**
    * Rows sent ahead of a new workspace (while the person confirms the mapping), as they came. One at a time: staging again, or creating from them, lets the last go.
@@ -182,6 +187,11 @@ export class WorkspaceStore {
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
+    this.sizes.set(id, {
+      rows: packed ? packed.rowNumbers.length : (input.rows?.length ?? 0),
+      width,
+      text: packed ? packed.texts.length : textOf(input.rows ?? []),
+    });
     if (this.observer) {
       const rowCount = packed ? packed.rowNumbers.length : (input.rows?.length ?? 0);
       this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
@@ -264,6 +274,7 @@ export class WorkspaceStore {
       await writeFileAtomic(join(dir, META), JSON.stringify(metaOf(head)));
       this.versions.set(id, head.version);
       const workspace: Workspace = { ...head, rows: chunked.rows() };
+      this.sizes.set(id, { rows: workspace.rows.length, width, text: textOf(workspace.rows) });
       // A copy of its own: the workspace returned here must not change under its reader's feet.
       if (this.observer) this.held = new HeldWorkspace(id, copyOfRows(workspace));
       return workspace;
@@ -278,9 +289,13 @@ export class WorkspaceStore {
   edit(id: string, baseVersion: number, edits: WorkspaceEdit[]): Promise<{ version: number }> {
     return this.serial(id, async () => {
       let version = this.versions.get(id);
-      if (version === undefined) {
-        version = (await this.load(id)).version;
+      let size = this.sizes.get(id);
+      if (version === undefined || size === undefined) {
+        const loaded = await this.load(id);
+        version = loaded.version;
+        size = sizeOf(loaded.rows);
         this.versions.set(id, version);
+        this.sizes.set(id, size);
       }
       if (version !== baseVersion) {
         throw new DeskFailure(
@@ -290,6 +305,13 @@ export class WorkspaceStore {
         );
       }
       const next = version + edits.length;
+      const grown = grownBy(size, edits);
+      if (!withinWorkspaceLimits(grown.rows, grown.width) || grown.text > MAX_WORKSPACE_TEXT) {
+        throw new DeskFailure(
+          'WORKSPACE_TOO_LARGE',
+          'This change would make the workspace larger than a workspace can be (at most 1,048,576 rows, 1,000 columns, 16,777,216 cells and 640,000,000 characters). Nothing was changed: split the donations across two workspaces.',
+        );
+      }
       // The values before, for the audit trail: from the workspace held in memory (read once).
       let changes: WorkspaceChanges | null = null;
       if (this.observer) {
@@ -304,6 +326,7 @@ export class WorkspaceStore {
         throw e;
       }
       this.versions.set(id, next);
+      this.sizes.set(id, grown);
       if (changes) this.observer?.edited(id, next, changes);
       for (const listener of this.editListeners) await listener(id, next).catch(() => undefined);
       const rename = edits.findLast((e) => e.op === 'rename');
@@ -341,6 +364,7 @@ export class WorkspaceStore {
       const meta = this.observer ? await this.readMeta(id).catch(() => null) : null;
       await rm(this.dir(id), { recursive: true, force: true });
       this.versions.delete(id);
+      this.sizes.delete(id);
       if (this.held?.id === id) this.held = null;
       if (meta) this.observer?.deleted(meta);
       return { deleted: exists !== null };
