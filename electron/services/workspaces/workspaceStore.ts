@@ -45,6 +45,8 @@ export interface WorkspaceObserver {
 
 /** How long rows sent ahead of a new workspace are held (see stageRows). */
 const STAGED_FOR_MS = 10 * 60 * 1000;
+/** The most characters of a new workspace read ahead of its first edit (see create). */
+const EAGER_HOLD_TEXT = 50_000_000;
 
 /**
  * Workspaces on disk: rows in chunk files named by a manifest written atomically, plus a journal of
@@ -196,8 +198,11 @@ export class WorkspaceStore {
       const rowCount = packed ? packed.rowNumbers.length : (input.rows?.length ?? 0);
       this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
       // The grid edits a new workspace at once: read it for the edits' old values now, after this
-      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows).
-      setImmediate(() => void this.hold(id).catch(() => undefined));
+      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows). Not a very
+      // large one: a second copy of hundreds of megabytes would be held for an edit that may never
+      // come (the command line uploads it at once); its first edit reads it instead.
+      const size = this.sizes.get(id);
+      if (size && size.text <= EAGER_HOLD_TEXT) setImmediate(() => void this.hold(id).catch(() => undefined));
     }
     return { ...meta, nextKey, version: 0 };
   }
