@@ -2,7 +2,9 @@
 // its own: node tasks.cjs <task> <folder> <shape|id>. Prints one JSON line of figures.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { startDesk } from '../electron/services';
 import { WorkspaceStore } from '../electron/services/workspaces/workspaceStore';
+import { DEFAULT_REFERENCE_KEY } from '../shared/mapping';
 import type { WorkspaceRow } from '../shared/contract';
 
 const SHAPES: Record<string, { rows: number; width: number; cell: number }> = {
@@ -70,6 +72,64 @@ async function main(): Promise<Record<string, number | string>> {
       .filter((f) => !before.has(f) || f === 'manifest.json')
       .reduce((sum, f) => sum + statSync(join(folder, arg, f)).size, 0);
     return { version, seconds, foldWrittenMb: written / 1e6, peakMb: peakMb() };
+  }
+  if (task === 'upload') {
+    // The upload path alone, without reading a spreadsheet: the workspace the CLI's `upload` makes
+    // from 30,000 rows of 99 metadata values of 190 characters (plus the row reference), then
+    // upload.start to the Offline sandbox, as `donation-desk upload` runs it.
+    const started = performance.now();
+    const desk = await startDesk({
+      mode: 'browser',
+      dataDir: folder,
+      appVersion: '0.0.0',
+      assetsDir: join(__dirname, '..', 'assets'),
+      secretBox: null,
+      openExternal: async () => undefined,
+      env: {},
+    });
+    const ctx = { transport: 'cli' as const };
+    const metaColumns = Array.from({ length: 99 }, (_, i) => `Meta ${i + 1}`);
+    const filler = 'abcdefghijklmnopqrstuvwxyz'.repeat(8);
+    const rows = Array.from({ length: 30_000 }, (_, r) => ({
+      key: r + 1,
+      rowNumber: r + 2,
+      cells: [
+        `250-${100000 + (r % 5000)}`,
+        `${(r % 90) + 10}.50`,
+        'USD',
+        ...metaColumns.map((_, c) => `${r}-${c}-${filler}`.slice(0, 190)),
+      ],
+    }));
+    const template = {
+      columns: {
+        'Charity ID': 'recipientId',
+        Amount: 'amount',
+        Currency: 'currencyCode',
+        ...Object.fromEntries(metaColumns.map((c, i) => [c, `metadata.m${i + 1}`])),
+      },
+    };
+    const created = await desk.services['workspace.create'](
+      {
+        name: 'Metadata at the limits',
+        source: { ...source, fileName: 'metadata.csv' },
+        headers: ['Charity ID', 'Amount', 'Currency', ...metaColumns],
+        rows,
+        mapping: { template, numberStyle: 'auto', reference: { enabled: true, key: DEFAULT_REFERENCE_KEY } },
+      },
+      ctx,
+    );
+    rows.length = 0;
+    const createdAt = (performance.now() - started) / 1000;
+    const result = await desk.services['upload.start']({ workspaceId: created.id, skipInvalid: true }, ctx);
+    const seconds = (performance.now() - started) / 1000;
+    await desk.close();
+    return {
+      state: result.upload.state,
+      problems: result.problems.length,
+      createSeconds: createdAt,
+      seconds,
+      peakMb: peakMb(),
+    };
   }
   throw new Error(`no task ${task}`);
 }

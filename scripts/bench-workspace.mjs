@@ -2,10 +2,12 @@
 // 1. The workspace store on 30,000 rows × 100 cells of 190 characters and on 1,048,576 rows × 14
 //    columns: save, reopen, a one-cell edit (and what folding it in writes), each in a fresh
 //    process, median of 3 runs with each run's figures beside the target.
-// 2. `donation-desk upload` of a 30,000-row CSV with 99 metadata columns of 190 characters plus the
+// 2. The upload path alone: the workspace the CLI makes from 30,000 rows of 99 metadata values of
+//    190 characters plus the row reference, then upload.start to the Offline sandbox (no reader).
+// 3. `donation-desk upload` of a 30,000-row CSV with 99 metadata columns of 190 characters plus the
 //    row reference (100 pairs, the service's limit) through the Offline sandbox, end to end: time
 //    and peak memory (target ≤ 1.5 GB).
-// Usage: npm run build && node scripts/bench-workspace.mjs [--runs 3] [--skip-upload] [--skip-store]
+// Usage: npm run build && node scripts/bench-workspace.mjs [--runs 3] [--skip-store] [--skip-upload-path] [--skip-upload]
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,22 +35,26 @@ function task(tasks, ...rest) {
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
 
+function bundleTasks(outfile) {
+  return build({
+    entryPoints: [join(root, 'scripts', 'bench-workspace-tasks.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['electron', '@photostructure/sqlite'],
+    logLevel: 'warning',
+    plugins: [rawText],
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+}
+
 try {
+  const tasks = join(work, 'tasks.cjs');
+  await bundleTasks(tasks);
   if (!args.includes('--skip-store')) {
-    const tasks = join(work, 'tasks.cjs');
-    await build({
-      entryPoints: [join(root, 'scripts', 'bench-workspace-tasks.ts')],
-      outfile: tasks,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['electron', '@photostructure/sqlite'],
-      logLevel: 'warning',
-      plugins: [rawText],
-      define: { 'import.meta.url': 'importMetaUrl' },
-      banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    });
     for (const [shape, label] of [
       ['wide', '30,000 rows × 100 cells of 190 characters'],
       ['tall', '1,048,576 rows × 14 columns'],
@@ -83,6 +89,22 @@ try {
         console.log(`  ${op}: ${mid} (target: ${target}) — runs: ${each}`);
       }
     }
+  }
+
+  if (!args.includes('--skip-upload-path')) {
+    // The upload path without the spreadsheet reader (workspace made in the process, then
+    // upload.start to the Offline sandbox): what the store and the upload engine cost on their own.
+    const results = [];
+    for (let run = 0; run < runs; run++) results.push(task(tasks, 'upload', join(work, `path-${run}`)));
+    const done = results.filter((r) => !r.failure);
+    console.log(
+      '\nUpload path alone (workspace of 30,000 × 99 metadata values of 190 characters + reference → upload.start, Offline sandbox)',
+    );
+    console.log(
+      `  ${done.length ? `median ${fmt(median(done.map((r) => r.seconds)))} s, peak ${median(done.map((r) => r.peakMb))} MB` : 'no run finished'} (target ≤ 1,536 MB) — runs: ${results
+        .map((r) => (r.failure ? `failed: ${r.failure}` : `${fmt(r.seconds)} s/${r.peakMb} MB/${r.state}`))
+        .join('; ')}`,
+    );
   }
 
   if (!args.includes('--skip-upload')) {
