@@ -24,6 +24,7 @@ import {
   JOURNAL,
   LEGACY_SNAPSHOT,
   META,
+  UNOPENABLE,
   commitManifest,
   headOf,
   markUnopenable,
@@ -416,6 +417,9 @@ export class WorkspaceStore {
       if (e instanceof DeskFailure && e.code === 'DAMAGED_WORKSPACE') await markUnopenable(dir, e);
       throw e;
     }
+    // Read whole after all (a failure that passed, such as too many files open at once): no longer
+    // listed as one that cannot be opened.
+    await rm(join(dir, UNOPENABLE), { force: true });
     if (meta) {
       head.counts = meta.counts;
       head.state = meta.state;
