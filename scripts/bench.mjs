@@ -22,6 +22,10 @@ const benches = [
     ['scripts/bench-audit-chain.mjs', '--entries', quick ? '100000' : '1000000'],
   ],
   [
+    'Workspaces too big for one string: save, reopen, edit; CLI upload of 30,000 × 100 × 190',
+    ['scripts/bench-workspace.mjs', '--runs', '3'],
+  ],
+  [
     'Data folder database at history scale: refresh, first page, month report, size',
     ['scripts/bench-db.mjs', '--donations', quick ? '100000' : '1000000'],
   ],

@@ -144,12 +144,13 @@ describe('local bridge', () => {
         req.write(body.slice(0, 7));
         setTimeout(() => req.end(body.slice(7)), 20);
       });
-    // Both reach the service, which refuses the environment: the body arrived whole.
+    // Both are read whole and refused for the environment they name (400, the channel's schema):
+    // the body arrived whole.
     expect(await post({ 'content-length': Buffer.byteLength(body) })).toEqual({
-      status: 200,
+      status: 400,
       code: 'INVALID_INPUT',
     });
-    expect(await post({ 'transfer-encoding': 'chunked' })).toEqual({ status: 200, code: 'INVALID_INPUT' });
+    expect(await post({ 'transfer-encoding': 'chunked' })).toEqual({ status: 400, code: 'INVALID_INPUT' });
   });
 
   it('returns invalid input as an error value with a code and a plain message', async () => {

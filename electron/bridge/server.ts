@@ -3,7 +3,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dispatch, type DeskErrorCode, type Services } from '../../shared/contract';
+import {
+  checkInput,
+  dispatchChecked,
+  type ChannelName,
+  type DeskErrorCode,
+  type Services,
+} from '../../shared/contract';
 import { CALL_WITH_BYTES_TYPE, decodeCallWithBytes } from '../../shared/contract/callBody';
 import type { EventBus } from '../services/core/eventBus';
 import { CONTENT_SECURITY_POLICY } from '../services/core/contentSecurityPolicy';
@@ -281,14 +287,19 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       // The parsed input is what the call works on from here; the body's bytes are no longer held.
       budget.give(held);
     }
-    const result = await dispatch(
+    // Input outside the channel's shape or limits (fifty million rows, a cell longer than Excel's)
+    // is refused here, before any handler runs or anything is written.
+    const checked = checkInput(match[1] as string, input);
+    if (!checked.ok)
+      return send(res, checked.error.code === 'INVALID_INPUT' ? 400 : 404, JSON.stringify(checked));
+    const result = await dispatchChecked(
       options.services,
-      match[1] as string,
-      input,
+      match[1] as ChannelName,
+      checked.value,
       { transport: 'bridge' },
       options.onUnexpected,
     );
-    send(res, 200, JSON.stringify(result));
+    send(res, !result.ok && result.error.code === 'WORKSPACE_TOO_LARGE' ? 413 : 200, JSON.stringify(result));
   }
 
   const server: Server = createServer((req, res) => {

@@ -12,6 +12,9 @@ import { dataChannels } from './dataChannels';
 import { teamChannels, teamDatabaseSettingsSchema, teamDatabaseUpdateSchema } from './teamChannels';
 import { packedRowsInputSchema } from './packedRows';
 import {
+  MAX_CELL_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_WORKSPACE_COLUMNS,
   workspaceCountsSchema,
   workspaceCreatedSchema,
   workspaceEditSchema,
@@ -22,6 +25,7 @@ import {
   workspaceSchema,
   workspaceSourceSchema,
   workspaceStateSchema,
+  type WorkspaceEdit,
 } from './workspace';
 
 const empty = z.object({}).strict();
@@ -44,9 +48,22 @@ export function programUrlOf(programDomain: string): string {
   return `${isLocalProgramDomain(programDomain) ? 'http' : 'https'}://${programDomain}`;
 }
 
+/** The most characters of cell text one call of edits may carry (a paste of a large range fits). */
+const MAX_EDIT_TEXT = 64_000_000;
+
+function editText(edits: readonly WorkspaceEdit[]): number {
+  let total = 0;
+  for (const edit of edits) {
+    if (edit.op === 'set') total += edit.value.length;
+    else if (edit.op === 'insert') for (const cell of edit.row.cells) total += cell.length;
+  }
+  return total;
+}
+
 const httpsUrl = z
   .string()
   .trim()
+  .max(2000, 'An address has at most 2,000 characters.')
   .url('Enter a full address starting with https://')
   .refine((u) => u.startsWith('https://') || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(u), {
     message: 'Use an https:// address (plain http is allowed only for this computer).',
@@ -59,6 +76,7 @@ const httpsUrl = z
 const domain = z
   .string()
   .trim()
+  .max(253, 'A domain has at most 253 characters.')
   .refine((d) => isProgramDomain(d), {
     message:
       'Enter a domain such as giving.example.com (or, for a service on this computer, localhost:4010 or 127.0.0.1:4010).',
@@ -204,9 +222,9 @@ export const channels = {
   'workspace.create': {
     request: z
       .object({
-        name: z.string().trim().min(1).max(200),
+        name: z.string().trim().min(1).max(MAX_NAME_LENGTH),
         source: workspaceSourceSchema,
-        headers: z.array(z.string()).max(1000),
+        headers: z.array(z.string().max(MAX_CELL_LENGTH)).max(MAX_WORKSPACE_COLUMNS),
         /**
          * The rows as a list, or packed (the renderer's import: 100,000 rows cost far less so), or
          * the id workspace.stageRows gave for packed rows sent ahead.
@@ -243,7 +261,10 @@ export const channels = {
         baseVersion: z.number().int().nonnegative(),
         edits: z.array(workspaceEditSchema).min(1).max(200_000),
       })
-      .strict(),
+      .strict()
+      .refine((input) => editText(input.edits) <= MAX_EDIT_TEXT, {
+        message: `One call changes at most ${MAX_EDIT_TEXT.toLocaleString('en-US')} characters: send the edits in smaller calls.`,
+      }),
     response: z.object({ version: z.number().int() }),
   },
   'workspace.summary': {

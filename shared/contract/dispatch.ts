@@ -40,14 +40,36 @@ export async function dispatch(
   ctx: CallContext,
   onUnexpected?: (channel: string, error: unknown) => void,
 ): Promise<Result<unknown>> {
+  const input = checkInput(channel, rawInput);
+  if (!input.ok) return input;
+  return dispatchChecked(services, channel as ChannelName, input.value, ctx, onUnexpected);
+}
+
+/**
+ * The input as the channel's schema takes it, or the refusal (an unknown channel, or input outside
+ * the channel's shape and limits) before any handler runs. The bridge answers a refusal with 400.
+ */
+export function checkInput(channel: string, rawInput: unknown): Result<unknown> {
   if (!isChannelName(channel)) return err('UNKNOWN_CHANNEL', `There is no operation called "${channel}".`);
-  const spec = channels[channel];
-  const input = spec.request.safeParse(rawInput ?? {});
+  const input = channels[channel].request.safeParse(rawInput ?? {});
   if (!input.success) {
     return err('INVALID_INPUT', describeIssues(input.error), {
       issues: input.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
     });
   }
+  return ok(input.data);
+}
+
+/** Calls the handler with input checkInput accepted, and checks its answer (see dispatch). */
+export async function dispatchChecked(
+  services: Services,
+  channel: ChannelName,
+  checked: unknown,
+  ctx: CallContext,
+  onUnexpected?: (channel: string, error: unknown) => void,
+): Promise<Result<unknown>> {
+  const spec = channels[channel];
+  const input = { data: checked };
   let output: unknown;
   try {
     const handler = services[channel] as (input: unknown, ctx: CallContext) => unknown;

@@ -102,6 +102,8 @@ export const DESK_ERROR_CODES = [
   'STALE_WORKSPACE',
   /** The rows sent ahead for a workspace are no longer held. */
   'STAGED_ROWS_GONE',
+  /** A change would take a workspace past its limits (rows, columns, cells, characters). */
+  'WORKSPACE_TOO_LARGE',
 
   // Preparing and uploading.
   /** The person cancelled reading a spreadsheet. */

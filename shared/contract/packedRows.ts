@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withinWorkspaceLimits, type WorkspaceRow } from './workspace';
+import { MAX_CELL_LENGTH, MAX_WORKSPACE_TEXT, withinWorkspaceLimits, type WorkspaceRow } from './workspace';
 
 /**
  * Many rows in compact form, for a new workspace: every cell's text one after another in one
@@ -123,7 +123,8 @@ export function isPackedRows(value: unknown): value is PackedRows {
       return false;
   }
   const { texts, lengths, rowNumbers, width } = value as Record<string, unknown>;
-  if (typeof texts !== 'string' || !Array.isArray(rowNumbers)) return false;
+  if (typeof texts !== 'string' || !Array.isArray(rowNumbers) || texts.length > MAX_WORKSPACE_TEXT)
+    return false;
   if (!Number.isSafeInteger(width) || (width as number) < 0) return false;
   if (!withinWorkspaceLimits(rowNumbers.length, width as number)) return false;
   for (let r = 0; r < rowNumbers.length; r++) if (!isRowNumber(rowNumbers[r])) return false;
@@ -131,7 +132,11 @@ export function isPackedRows(value: unknown): value is PackedRows {
     typeof lengths === 'string' ? decodeLengths(lengths) : lengths instanceof Uint32Array ? lengths : null;
   if (!numbers || numbers.length !== rowNumbers.length * (width as number)) return false;
   let total = 0;
-  for (let i = 0; i < numbers.length; i++) total += numbers[i] as number;
+  for (let i = 0; i < numbers.length; i++) {
+    const length = numbers[i] as number;
+    if (length > MAX_CELL_LENGTH) return false;
+    total += length;
+  }
   return total === texts.length;
 }
 
@@ -162,6 +167,8 @@ function decodeInput(value: unknown): PackedRows | null {
   // Sizes first, before anything is unpacked: fifty million empty rows must cost nothing to refuse.
   if (!(rowNumbers instanceof Uint8Array) || typeof width !== 'number') return null;
   if (!withinWorkspaceLimits(rowNumbers.byteLength / 4, width)) return null;
+  // UTF-8 takes at least one byte a character: more bytes than that could be too much text.
+  if (texts.byteLength > 4 * MAX_WORKSPACE_TEXT) return null;
   const numbers = lengthsOfBytes(lengths);
   const rowNumberValues = lengthsOfBytes(rowNumbers);
   if (!numbers || !rowNumberValues) return null;
@@ -196,7 +203,7 @@ export const packedRowsInputSchema = z
     },
     {
       message:
-        'Packed rows must be {texts, lengths, rowNumbers, width}: UTF-8 texts and one 32-bit length per cell, adding up to the texts, with at most 1,048,576 rows, 1,000 columns and 16,777,216 cells.',
+        'Packed rows must be {texts, lengths, rowNumbers, width}: UTF-8 texts and one 32-bit length per cell, adding up to the texts, with at most 1,048,576 rows, 1,000 columns, 16,777,216 cells, 32,767 characters a cell and 640,000,000 characters in all.',
     },
   )
   .transform((value) => decodedInputs.get(value) ?? (decodeInput(value) as PackedRows));

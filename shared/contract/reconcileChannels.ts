@@ -340,9 +340,19 @@ export const reconcileChannels = {
             /** Minor units. */
             amount: z.number().int().optional(),
             /** Replaces the donor as a whole; null removes it. */
-            donor: z.record(z.string(), z.unknown()).nullable().optional(),
+            donor: z
+              .record(z.string().max(200), z.unknown())
+              .refine(
+                (donor) => JSON.stringify(donor).length <= 100_000,
+                'A donor takes at most 100,000 characters.',
+              )
+              .nullable()
+              .optional(),
             /** Replaces the metadata (the reference pair is kept whatever is given). */
-            metadata: z.record(z.string(), z.string()).optional(),
+            metadata: z
+              .record(z.string().max(200), z.string().max(2_000))
+              .refine((pairs) => Object.keys(pairs).length <= 200, 'At most 200 metadata pairs.')
+              .optional(),
           })
           .strict(),
         /** Send again after an answer that never came (the earlier attempt may exist at the service). */
@@ -397,7 +407,9 @@ export const reconcileChannels = {
         clientRef: z.string().uuid(),
         form: z
           .object({
-            fields: z.record(z.string(), z.string().max(2_000)),
+            fields: z
+              .record(z.string().max(200), z.string().max(2_000))
+              .refine((fields) => Object.keys(fields).length <= 200, 'At most 200 fields.'),
             metadata: z
               .array(z.object({ key: z.string().max(200), value: z.string().max(2_000) }).strict())
               .max(200),

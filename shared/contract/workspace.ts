@@ -1,11 +1,27 @@
 import { z } from 'zod';
 import { uploadStateSchema } from './uploadChannels';
 
+/** The longest text one cell holds: Excel's own limit, so any cell a person can type fits. */
+export const MAX_CELL_LENGTH = 32_767;
+/**
+ * The most characters of text one workspace holds in all its cells: room for 30,000 rows of 100
+ * metadata values at the service's 190 characters each, and what main can hold open comfortably.
+ */
+export const MAX_WORKSPACE_TEXT = 640_000_000;
+/** The longest name (of a workspace, a template, a sheet). */
+export const MAX_NAME_LENGTH = 200;
+/** The most characters a column mapping may take as JSON. */
+export const MAX_MAPPING_CHARS = 1_000_000;
+
+const cellText = z
+  .string()
+  .max(MAX_CELL_LENGTH, `A cell holds at most ${MAX_CELL_LENGTH.toLocaleString('en-US')} characters.`);
+
 /** A row of the workspace: `key` is stable for its life; `rowNumber` is the source sheet's (null if added). */
 export const workspaceRowSchema = z.object({
   key: z.number().int().nonnegative(),
   rowNumber: z.number().int().positive().nullable(),
-  cells: z.array(z.string()),
+  cells: z.array(cellText).max(1000, 'A row holds at most 1,000 cells.'),
 });
 export type WorkspaceRow = z.infer<typeof workspaceRowSchema>;
 
@@ -35,6 +51,7 @@ export function withinWorkspaceLimits(rows: number, width: number): boolean {
 export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
   if (!Array.isArray(value) || value.length > MAX_WORKSPACE_ROWS) return false;
   let cellCount = 0;
+  let textLength = 0;
   for (let i = 0; i < value.length; i++) {
     const row: unknown = value[i];
     if (typeof row !== 'object' || row === null || Array.isArray(row)) return false;
@@ -50,7 +67,12 @@ export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
       return false;
     cellCount += cells.length;
     if (cellCount > MAX_WORKSPACE_CELLS) return false;
-    for (let c = 0; c < cells.length; c++) if (typeof cells[c] !== 'string') return false;
+    for (let c = 0; c < cells.length; c++) {
+      const cell: unknown = cells[c];
+      if (typeof cell !== 'string' || cell.length > MAX_CELL_LENGTH) return false;
+      textLength += cell.length;
+    }
+    if (textLength > MAX_WORKSPACE_TEXT) return false;
   }
   return true;
 }
@@ -58,21 +80,21 @@ export function isWorkspaceRowList(value: unknown): value is WorkspaceRow[] {
 /** Many rows at once (a new workspace): see isWorkspaceRowList. */
 export const workspaceRowListSchema = z.custom<WorkspaceRow[]>(isWorkspaceRowList, {
   message:
-    'Rows must each be {key, rowNumber, cells} with a whole-number key, a row number or null, and text cells; at most 1,048,576 rows, 1,000 columns and 16,777,216 cells.',
+    'Rows must each be {key, rowNumber, cells} with a whole-number key, a row number or null, and text cells; at most 1,048,576 rows, 1,000 columns, 16,777,216 cells, 32,767 characters a cell and 640,000,000 characters in all.',
 });
 
 export const workspaceSourceSchema = z.object({
   fileName: z.string().max(500),
   format: z.string().max(10),
-  sheet: z.string().max(200),
+  sheet: z.string().max(MAX_NAME_LENGTH),
   headerRow: z.number().int().positive(),
   headerRowCount: z.number().int().positive().default(1),
   totalsRow: z
-    .object({ rowNumber: z.number().int(), cells: z.array(z.string()) })
+    .object({ rowNumber: z.number().int(), cells: z.array(cellText).max(MAX_WORKSPACE_COLUMNS) })
     .nullable()
     .default(null),
   skippedBlankRows: z.number().int().nonnegative().default(0),
-  warnings: z.array(z.string()).default([]),
+  warnings: z.array(z.string().max(10_000)).max(10_000).default([]),
   /** The file's size in bytes and SHA-256 (hex) as read, for the audit trail; absent for rows made in the app. */
   fileBytes: z.number().int().nonnegative().optional(),
   sha256: z
@@ -83,7 +105,12 @@ export const workspaceSourceSchema = z.object({
 export type WorkspaceSource = z.infer<typeof workspaceSourceSchema>;
 
 /** The mapping as the shared template format; checked in full by shared/mapping where it is applied. */
-export const workspaceMappingSchema = z.record(z.string(), z.unknown());
+export const workspaceMappingSchema = z
+  .record(z.string().max(MAX_CELL_LENGTH), z.unknown())
+  .refine(
+    (mapping) => JSON.stringify(mapping).length <= MAX_MAPPING_CHARS,
+    `A column mapping takes at most ${MAX_MAPPING_CHARS.toLocaleString('en-US')} characters.`,
+  );
 
 export const workspaceCountsSchema = z.object({
   rows: z.number().int().nonnegative(),
@@ -107,13 +134,21 @@ export const workspaceEditSchema = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('set'),
     key: z.number().int(),
-    column: z.number().int().nonnegative(),
-    value: z.string(),
+    column: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(MAX_WORKSPACE_COLUMNS - 1, 'A workspace has at most 1,000 columns.'),
+    value: cellText,
   }),
-  z.object({ op: z.literal('insert'), index: z.number().int().nonnegative(), row: workspaceRowSchema }),
+  z.object({
+    op: z.literal('insert'),
+    index: z.number().int().nonnegative().max(MAX_WORKSPACE_ROWS),
+    row: workspaceRowSchema,
+  }),
   z.object({ op: z.literal('delete'), key: z.number().int() }),
   z.object({ op: z.literal('mapping'), mapping: workspaceMappingSchema.nullable() }),
-  z.object({ op: z.literal('rename'), name: z.string().trim().min(1).max(200) }),
+  z.object({ op: z.literal('rename'), name: z.string().trim().min(1).max(MAX_NAME_LENGTH) }),
 ]);
 export type WorkspaceEdit = z.infer<typeof workspaceEditSchema>;
 
@@ -149,6 +184,11 @@ export const workspaceMetaSchema = z.object({
   counts: workspaceCountsSchema.nullable(),
   /** Filled in from the upload ledger when listed or opened. */
   standing: workspaceStandingSchema.optional(),
+  /**
+   * When listed: why this workspace cannot be opened (its saved rows damaged or too large) and what
+   * to do, in plain words. Absent for a workspace that opens.
+   */
+  unopenable: z.string().optional(),
 });
 export type WorkspaceMeta = z.infer<typeof workspaceMetaSchema>;
 

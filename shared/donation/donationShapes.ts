@@ -23,6 +23,7 @@ export const recipientIdSchema = z
 
 export const currencyCodeSchema = z
   .string()
+  .max(3)
   .refine(isCurrencyCode, { message: 'Not an ISO 4217 currency code.' });
 
 export const countryCodeSchema = z

@@ -5,6 +5,7 @@ import { isMappingTarget, metadataKeyOf, type MappingTarget } from './targets';
 /** `recipientId`, `amount`, …, or `metadata.<key>` with a valid key. */
 export const mappingTargetSchema = z
   .string()
+  .max(300)
   .refine(isMappingTarget, {
     message:
       'Not a mapping target: use recipientId, foundationId, amount, currencyCode, donor.…, or metadata.<key>.',
@@ -20,13 +21,19 @@ export const mappingTargetSchema = z
  */
 export const mappingTemplateSchema = z
   .strictObject({
-    sheet: z.string().min(1).optional(),
+    sheet: z.string().min(1).max(200).optional(),
     headerRow: z.number().int().min(1).optional(),
-    columns: z.record(z.string().min(1), mappingTargetSchema),
+    columns: z
+      .record(z.string().min(1).max(32_767), mappingTargetSchema)
+      .refine((columns) => Object.keys(columns).length <= 1000, 'A template maps at most 1,000 columns.'),
     fixed: z
       .strictObject({
         currencyCode: currencyCodeSchema.optional(),
-        foundationId: z.string().refine(isFoundationId, { message: 'Not a foundation id.' }).optional(),
+        foundationId: z
+          .string()
+          .max(200)
+          .refine(isFoundationId, { message: 'Not a foundation id.' })
+          .optional(),
       })
       .optional(),
     amountUnit: z.enum(['major', 'minor']).default('major'),

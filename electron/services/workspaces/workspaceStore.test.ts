@@ -1,8 +1,8 @@
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { WorkspaceStore, jsonStringLiteral } from './workspaceStore';
+import { WorkspaceStore } from './workspaceStore';
 
 const source = {
   fileName: 'november.xlsx',
@@ -68,12 +68,12 @@ describe('WorkspaceStore', () => {
     });
   });
 
-  it('folds the journal into the snapshot when opened', async () => {
+  it('folds the journal into the manifest when opened', async () => {
     const { root, store, id } = await storeWithWorkspace();
     await store.edit(id, 0, [{ op: 'rename', name: 'November final' }]);
     await store.open(id);
     expect(await readFile(join(root, id, 'journal.ndjson'), 'utf8')).toBe('');
-    expect(JSON.parse(await readFile(join(root, id, 'workspace.json'), 'utf8')).name).toBe('November final');
+    expect(JSON.parse(await readFile(join(root, id, 'manifest.json'), 'utf8')).name).toBe('November final');
   });
 
   it('lists workspaces newest first with their name, counts and state, and deletes them', async () => {
@@ -124,8 +124,6 @@ describe('WorkspaceStore', () => {
       { key: 2, rowNumber: null, cells: ['', 'Zoë 😀'] },
     ]);
     expect(reopened.nextKey).toBe(3);
-    // Opening folds it into an ordinary snapshot.
-    expect(JSON.parse(await readFile(join(root, created.id, 'workspace.json'), 'utf8')).rows).toHaveLength(3);
   });
 
   it('creates a workspace from rows staged ahead, once, and only from the last rows staged', async () => {
@@ -156,17 +154,6 @@ describe('WorkspaceStore', () => {
       code: 'STAGED_ROWS_GONE',
     });
     expect(await store.list()).toHaveLength(1);
-  });
-
-  it.each([
-    ['plain text', 'Ann Smith 25.00 Zoë €'],
-    ['quotes and backslashes', 'say "hi" C:\\gifts\\'],
-    ['line breaks and tabs', 'two\nlines\r\tand\u0000nul'],
-    ['characters beyond the basic plane', 'gift 😀 東京'],
-    ['a lone surrogate', 'broken \ud800 pair'],
-  ])('writes %s as JSON.stringify does', (_name, text) => {
-    expect(jsonStringLiteral(text)).toBe(JSON.stringify(text));
-    expect(JSON.parse(jsonStringLiteral(text))).toBe(text);
   });
 
   it('keeps staged texts that need escaping exactly as they were', async () => {
@@ -219,24 +206,5 @@ describe('WorkspaceStore', () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-
-  it('refuses a snapshot whose packed rows do not add up, and leaves it as it was', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'desk-ws-'));
-    const store = new WorkspaceStore(root);
-    const created = await store.create({
-      name: 'Packed',
-      source,
-      headers: ['A'],
-      packedRows: { texts: 'ab', lengths: new Uint32Array([1, 1]), rowNumbers: [2, 3], width: 1 },
-      mapping: null,
-    });
-    const file = join(root, created.id, 'workspace.json');
-    const damaged = (await readFile(file, 'utf8')).replace('"texts":"ab"', '"texts":"abc"');
-    await writeFile(file, damaged);
-    await expect(new WorkspaceStore(root).open(created.id)).rejects.toMatchObject({
-      code: 'DAMAGED_WORKSPACE',
-    });
-    expect(await readFile(file, 'utf8')).toBe(damaged);
   });
 });

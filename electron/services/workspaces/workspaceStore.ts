@@ -1,14 +1,11 @@
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { endianness } from 'node:os';
 import {
-  encodeLengths,
-  isPackedRows,
-  unpackRows,
+  MAX_WORKSPACE_TEXT,
+  withinWorkspaceLimits,
   workspaceEditSchema,
   workspaceMetaSchema,
-  workspaceSchema,
   type PackedRows,
   type Workspace,
   type WorkspaceCounts,
@@ -20,8 +17,25 @@ import {
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import { appendDurable, writeFileAtomic } from '../storage/atomicFile';
-import { applyEdits } from './applyEdits';
 import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
+import { grownBy, sizeOf, textOf, type WorkspaceSize } from './workspaceSize';
+import { ChunkedRows, rowsOfPacked } from './rowChunks';
+import {
+  JOURNAL,
+  LEGACY_SNAPSHOT,
+  META,
+  UNOPENABLE,
+  commitManifest,
+  headOf,
+  markUnopenable,
+  problemOf,
+  readChunks,
+  readLegacy,
+  readManifest,
+  writeChunks,
+  writeLoadedChunks,
+  type WorkspaceHead,
+} from './workspaceFiles';
 
 /** Told of every new workspace and every edit once it is durable (the audit trail listens). */
 export interface WorkspaceObserver {
@@ -30,30 +44,31 @@ export interface WorkspaceObserver {
   deleted(meta: WorkspaceMeta): void;
 }
 
-const SNAPSHOT = 'workspace.json';
-const JOURNAL = 'journal.ndjson';
-const META = 'meta.json';
 /** How long rows sent ahead of a new workspace are held (see stageRows). */
 const STAGED_FOR_MS = 10 * 60 * 1000;
+/** The most characters of a new workspace read ahead of its first edit (see create). */
+const EAGER_HOLD_TEXT = 50_000_000;
 
 /**
- * Workspaces on disk: a snapshot written atomically plus a journal of edits appended with fsync.
- * An edit is durable before the call that sent it returns, so a crash loses nothing that was shown.
- * Opening a workspace replays the journal and folds it into a fresh snapshot.
+ * Workspaces on disk: rows in chunk files named by a manifest written atomically, plus a journal of
+ * edits appended with fsync (see workspaceFiles). An edit is durable before the call that sent it
+ * returns, so a crash loses nothing that was shown. Opening a workspace replays the journal and
+ * folds it in: only the chunks the edits touched are written again, then the manifest.
  */
 export class WorkspaceStore {
   private readonly queues = new Map<string, Promise<unknown>>();
   /** Versions of workspaces whose journal is being appended to, to catch lost or reordered edits. */
   private readonly versions = new Map<string, number>();
+  /** How big each workspace being edited is (rows, widest row, characters), to keep edits within the limits. */
+  private readonly sizes = new Map<string, WorkspaceSize>();
 
   /**
-   * Rows sent ahead of a new workspace (while the person confirms the mapping), already in the form
-   * the snapshot keeps them. One at a time: staging again, or creating from them, lets the last go.
+   * Rows sent ahead of a new workspace (while the person confirms the mapping), as they came. One at a time: staging again, or creating from them, lets the last go.
    */
   private staged: {
     id: string;
     rowCount: number;
-    json: string;
+    rows: PackedRows;
     timer: ReturnType<typeof setTimeout>;
   } | null = null;
 
@@ -77,22 +92,16 @@ export class WorkspaceStore {
 
   /**
    * Holds packed rows for the workspace about to be created from them, so that confirming the
-   * mapping leaves only the file to write. Held for ten minutes at most, and only the last rows sent.
+   * mapping leaves only the files to write. Held for ten minutes at most, and only the last rows sent.
    */
   stageRows(packedRows: PackedRows): { stageId: string; rowCount: number } {
-    // The same text as JSON.stringify({ ...packedRows, lengths }) gives, built around the texts
-    // rather than by copying them (see jsonStringLiteral).
-    const json =
-      `{"texts":${jsonStringLiteral(packedRows.texts)},` +
-      `"lengths":${JSON.stringify(lengthsText(packedRows.lengths))},` +
-      `"rowNumbers":${JSON.stringify(packedRows.rowNumbers)},"width":${JSON.stringify(packedRows.width)}}`;
     this.dropStaged();
     const id = randomUUID();
     const rowCount = packedRows.rowNumbers.length;
     const timer = setTimeout(() => this.dropStaged(id), STAGED_FOR_MS);
     // A timer must not keep the process (the CLI, a test) alive.
     (timer as { unref?: () => void }).unref?.();
-    this.staged = { id, rowCount, json, timer };
+    this.staged = { id, rowCount, rows: packedRows, timer };
     return { stageId: id, rowCount };
   }
 
@@ -119,9 +128,8 @@ export class WorkspaceStore {
   }
 
   /**
-   * A new workspace, on disk before this returns. Rows given packed are written packed (the
-   * snapshot is then a few large values rather than 100,000 objects to encode) and unpacked the
-   * first time the workspace is opened.
+   * A new workspace, on disk before this returns: its rows written chunk by chunk (rows given
+   * packed are unpacked a thousand at a time, never all at once), then the manifest naming them.
    */
   async create(input: {
     name: string;
@@ -151,48 +159,59 @@ export class WorkspaceStore {
       source: input.source,
       counts: null,
     };
-    const nextKey = staged
-      ? staged.rowCount
-      : input.packedRows
-        ? input.packedRows.rowNumbers.length
-        : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
-    const rows = staged
-      ? {}
-      : input.packedRows
-        ? { packedRows: { ...input.packedRows, lengths: lengthsText(input.packedRows.lengths) } }
-        : { rows: input.rows ?? [] };
-    const snapshot = JSON.stringify({
-      ...meta,
-      headers: input.headers,
-      ...rows,
-      nextKey,
-      mapping: input.mapping,
-      version: 0,
-    });
-    await mkdir(this.dir(id), { recursive: true });
-    await writeFileAtomic(
-      join(this.dir(id), SNAPSHOT),
-      // Staged rows are already JSON: they join the snapshot's other fields as they are.
-      staged ? `${snapshot.slice(0, -1)},"packedRows":${staged.json}}` : snapshot,
-    );
-    await writeFileAtomic(join(this.dir(id), META), JSON.stringify(meta));
+    const packed = staged?.rows ?? input.packedRows;
+    const rows: Iterable<WorkspaceRow> = packed ? rowsOfPacked(packed) : (input.rows ?? []);
+    const nextKey = packed
+      ? packed.rowNumbers.length
+      : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
+    const width = packed
+      ? packed.width
+      : (input.rows ?? []).reduce((most, r) => Math.max(most, r.cells.length), 0);
+    const dir = this.dir(id);
+    await mkdir(dir, { recursive: true });
+    try {
+      const chunks = await writeChunks(dir, rows);
+      const head: WorkspaceHead = {
+        ...meta,
+        headers: input.headers,
+        nextKey,
+        mapping: input.mapping,
+        version: 0,
+      };
+      await commitManifest(dir, head, chunks, width);
+      await writeFileAtomic(join(dir, META), JSON.stringify(meta));
+    } catch (e) {
+      // Half a new workspace is no workspace: nothing of it is left to list.
+      await rm(dir, { recursive: true, force: true });
+      throw e;
+    }
     // Rows staged and then sent with the request after all (held too long, or another file's) are
     // not needed any more either.
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
+    this.sizes.set(id, {
+      rows: packed ? packed.rowNumbers.length : (input.rows?.length ?? 0),
+      width,
+      text: packed ? packed.texts.length : textOf(input.rows ?? []),
+    });
     if (this.observer) {
-      const rowCount = staged
-        ? staged.rowCount
-        : (input.packedRows?.rowNumbers.length ?? input.rows?.length ?? 0);
+      const rowCount = packed ? packed.rowNumbers.length : (input.rows?.length ?? 0);
       this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
       // The grid edits a new workspace at once: read it for the edits' old values now, after this
-      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows).
-      setImmediate(() => void this.hold(id).catch(() => undefined));
+      // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows). Not a very
+      // large one: a second copy of hundreds of megabytes would be held for an edit that may never
+      // come (the command line uploads it at once); its first edit reads it instead.
+      const size = this.sizes.get(id);
+      if (size && size.text <= EAGER_HOLD_TEXT) setImmediate(() => void this.hold(id).catch(() => undefined));
     }
     return { ...meta, nextKey, version: 0 };
   }
 
+  /**
+   * Every workspace, newest first. One that cannot be opened (damaged, or too large) is listed with
+   * `unopenable` saying why and what to do, so the rest of the app goes on working around it.
+   */
   async list(): Promise<WorkspaceMeta[]> {
     const entries = await readdir(this.root, { withFileTypes: true }).catch(() => []);
     const metas = await Promise.all(
@@ -200,13 +219,14 @@ export class WorkspaceStore {
         .filter((e) => e.isDirectory())
         .map(async (e) => {
           const meta = await this.readMeta(e.name).catch(() => null);
-          if (!meta) return null;
+          if (!meta) return this.damagedMeta(e.name);
           // The journal's time is the last edit's time: meta.json is not rewritten on every keystroke.
           const journal = await stat(join(this.dir(e.name), JOURNAL)).catch(() => null);
           if (journal && journal.size > 0 && journal.mtime.toISOString() > meta.updatedAt) {
             meta.updatedAt = journal.mtime.toISOString();
           }
-          return meta;
+          const problem = await problemOf(this.dir(e.name), meta);
+          return problem ? { ...meta, unopenable: problem } : meta;
         }),
     );
     return metas
@@ -214,20 +234,60 @@ export class WorkspaceStore {
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
+  /** A folder whose meta.json is gone or damaged: listed by the name its manifest gives, if any. */
+  private async damagedMeta(id: string): Promise<WorkspaceMeta | null> {
+    const dir = this.dir(id);
+    const files = await readdir(dir).catch(() => [] as string[]);
+    // A folder left empty (a workspace being deleted, or created, by another process) is not listed.
+    if (!/^[a-z0-9-]{8,64}$/.test(id) || files.length === 0) return null;
+    const manifest = await readManifest(dir, '').catch(() => null);
+    const when = (await stat(dir).catch(() => null))?.mtime.toISOString() ?? new Date(0).toISOString();
+    const name = manifest?.name ?? `Workspace ${id.slice(0, 8)}`;
+    return {
+      id,
+      name,
+      createdAt: manifest?.createdAt ?? when,
+      updatedAt: when,
+      state: manifest?.state ?? 'draft',
+      source: manifest?.source ?? {
+        fileName: '',
+        format: '',
+        sheet: '',
+        headerRow: 1,
+        headerRowCount: 1,
+        totalsRow: null,
+        skippedBlankRows: 0,
+        warnings: [],
+      },
+      counts: manifest?.counts ?? null,
+      unopenable: `“${name}” cannot be opened: its details are damaged. Delete it from the list, or open a copy of the original spreadsheet to start again.`,
+    };
+  }
+
+  /**
+   * The workspace with its journal folded in: only the chunks the journal's edits touched are
+   * written again (a workspace in today's one file is written as chunks once, then left as such).
+   */
   open(id: string): Promise<Workspace> {
     return this.serial(id, async () => {
-      const workspace = await this.load(id);
-      // Fold the journal into the snapshot so it stays short.
-      await this.writeSnapshot(workspace);
-      await writeFileAtomic(join(this.dir(id), JOURNAL), '');
-      this.versions.set(id, workspace.version);
+      const { head, chunked, legacy, width } = await this.loadChunked(id);
+      const dir = this.dir(id);
+      head.updatedAt = new Date().toISOString();
+      const chunks = await writeLoadedChunks(dir, chunked.chunks);
+      await commitManifest(dir, head, chunks, width);
+      await writeFileAtomic(join(dir, JOURNAL), '');
+      if (legacy) await rm(join(dir, LEGACY_SNAPSHOT), { force: true });
+      await writeFileAtomic(join(dir, META), JSON.stringify(metaOf(head)));
+      this.versions.set(id, head.version);
+      const workspace: Workspace = { ...head, rows: chunked.rows() };
+      this.sizes.set(id, { rows: workspace.rows.length, width, text: textOf(workspace.rows) });
       // A copy of its own: the workspace returned here must not change under its reader's feet.
       if (this.observer) this.held = new HeldWorkspace(id, copyOfRows(workspace));
       return workspace;
     });
   }
 
-  /** The workspace as it stands (snapshot plus journal), without folding the journal: for readers such as the uploader. */
+  /** The workspace as it stands (saved rows plus journal), without folding the journal: for readers such as the uploader. */
   read(id: string): Promise<Workspace> {
     return this.serial(id, () => this.load(id));
   }
@@ -235,9 +295,13 @@ export class WorkspaceStore {
   edit(id: string, baseVersion: number, edits: WorkspaceEdit[]): Promise<{ version: number }> {
     return this.serial(id, async () => {
       let version = this.versions.get(id);
-      if (version === undefined) {
-        version = (await this.load(id)).version;
+      let size = this.sizes.get(id);
+      if (version === undefined || size === undefined) {
+        const loaded = await this.load(id);
+        version = loaded.version;
+        size = sizeOf(loaded.rows);
         this.versions.set(id, version);
+        this.sizes.set(id, size);
       }
       if (version !== baseVersion) {
         throw new DeskFailure(
@@ -247,6 +311,13 @@ export class WorkspaceStore {
         );
       }
       const next = version + edits.length;
+      const grown = grownBy(size, edits);
+      if (!withinWorkspaceLimits(grown.rows, grown.width) || grown.text > MAX_WORKSPACE_TEXT) {
+        throw new DeskFailure(
+          'WORKSPACE_TOO_LARGE',
+          'This change would make the workspace larger than a workspace can be (at most 1,048,576 rows, 1,000 columns, 16,777,216 cells and 640,000,000 characters). Nothing was changed: split the donations across two workspaces.',
+        );
+      }
       // The values before, for the audit trail: from the workspace held in memory (read once).
       let changes: WorkspaceChanges | null = null;
       if (this.observer) {
@@ -261,6 +332,7 @@ export class WorkspaceStore {
         throw e;
       }
       this.versions.set(id, next);
+      this.sizes.set(id, grown);
       if (changes) this.observer?.edited(id, next, changes);
       for (const listener of this.editListeners) await listener(id, next).catch(() => undefined);
       const rename = edits.findLast((e) => e.op === 'rename');
@@ -298,6 +370,7 @@ export class WorkspaceStore {
       const meta = this.observer ? await this.readMeta(id).catch(() => null) : null;
       await rm(this.dir(id), { recursive: true, force: true });
       this.versions.delete(id);
+      this.sizes.delete(id);
       if (this.held?.id === id) this.held = null;
       if (meta) this.observer?.deleted(meta);
       return { deleted: exists !== null };
@@ -311,18 +384,47 @@ export class WorkspaceStore {
     return workspaceMetaSchema.parse(JSON.parse(text));
   }
 
-  /** The snapshot plus every complete journal line; a line torn by a crash mid-append is ignored. */
   private async load(id: string): Promise<Workspace> {
-    const text = await readFile(join(this.dir(id), SNAPSHOT), 'utf8').catch(() => {
-      throw new DeskFailure('NOT_FOUND', 'That workspace no longer exists.');
-    });
-    const workspace = workspaceSchema.parse(unpackSnapshot(JSON.parse(text)));
+    const { head, chunked } = await this.loadChunked(id);
+    return { ...head, rows: chunked.rows() };
+  }
+
+  /**
+   * The saved rows chunk by chunk plus every complete journal line; a line torn by a crash
+   * mid-append is ignored. A workspace that cannot be opened is remembered as such for the list.
+   */
+  private async loadChunked(
+    id: string,
+  ): Promise<{ head: WorkspaceHead; chunked: ChunkedRows; legacy: boolean; width: number }> {
+    const dir = this.dir(id);
     const meta = await this.readMeta(id).catch(() => null);
-    if (meta) {
-      workspace.counts = meta.counts;
-      workspace.state = meta.state;
+    const name = meta?.name ?? 'This workspace';
+    let head: WorkspaceHead;
+    let chunked: ChunkedRows;
+    let legacy = false;
+    try {
+      const manifest = await readManifest(dir, name);
+      if (manifest) {
+        head = headOf(manifest);
+        chunked = new ChunkedRows(await readChunks(dir, manifest));
+      } else {
+        const { rows, ...rest } = await readLegacy(dir, name, meta?.source);
+        head = rest;
+        chunked = new ChunkedRows([{ file: null, bytes: 0, rows }]);
+        legacy = true;
+      }
+    } catch (e) {
+      if (e instanceof DeskFailure && e.code === 'DAMAGED_WORKSPACE') await markUnopenable(dir, e);
+      throw e;
     }
-    const journal = await readFile(join(this.dir(id), JOURNAL), 'utf8').catch(() => '');
+    // Read whole after all (a failure that passed, such as too many files open at once): no longer
+    // listed as one that cannot be opened.
+    await rm(join(dir, UNOPENABLE), { force: true });
+    if (meta) {
+      head.counts = meta.counts;
+      head.state = meta.state;
+    }
+    const journal = await readFile(join(dir, JOURNAL), 'utf8').catch(() => '');
     for (const line of journal.split('\n')) {
       if (!line.trim()) continue;
       let entry: { v: number; edits: unknown[] };
@@ -331,23 +433,29 @@ export class WorkspaceStore {
       } catch {
         break;
       }
-      if (typeof entry.v !== 'number' || entry.v <= workspace.version || !Array.isArray(entry.edits))
-        continue;
+      if (typeof entry.v !== 'number' || entry.v <= head.version || !Array.isArray(entry.edits)) continue;
       const edits = entry.edits.map((e) => workspaceEditSchema.parse(e));
-      applyEdits(workspace, edits);
-      workspace.version = entry.v;
+      chunked.apply(edits);
+      applyHeadEdits(head, edits);
+      head.version = entry.v;
     }
-    return workspace;
-  }
-
-  private async writeSnapshot(workspace: Workspace): Promise<void> {
-    workspace.updatedAt = new Date().toISOString();
-    await writeFileAtomic(join(this.dir(workspace.id), SNAPSHOT), JSON.stringify(workspace));
-    await writeFileAtomic(join(this.dir(workspace.id), META), JSON.stringify(metaOf(workspace)));
+    let width = 0;
+    for (const chunk of chunked.chunks)
+      for (const row of chunk.rows) width = Math.max(width, row.cells.length);
+    return { head, chunked, legacy, width };
   }
 }
 
-function metaOf(w: Workspace): WorkspaceMeta {
+/** The edits that change more than rows: the mapping, the name, and the next key an insert uses. */
+function applyHeadEdits(head: WorkspaceHead, edits: readonly WorkspaceEdit[]): void {
+  for (const edit of edits) {
+    if (edit.op === 'insert') head.nextKey = Math.max(head.nextKey, edit.row.key + 1);
+    else if (edit.op === 'mapping') head.mapping = edit.mapping;
+    else if (edit.op === 'rename') head.name = edit.name;
+  }
+}
+
+function metaOf(w: WorkspaceHead): WorkspaceMeta {
   return {
     id: w.id,
     name: w.name,
@@ -357,38 +465,6 @@ function metaOf(w: Workspace): WorkspaceMeta {
     source: w.source,
     counts: w.counts,
   };
-}
-
-/** Cell lengths as a workspace file keeps them (base64 of 32-bit little-endian numbers). */
-/** What JSON.stringify writes as an escape in a string: quote, backslash, controls, and surrogates (lone ones). */
-// Control characters are exactly what this looks for.
-// eslint-disable-next-line no-control-regex
-const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * A string as a JSON string literal, as JSON.stringify writes it. A new workspace's texts are tens
- * of megabytes that seldom hold anything to escape; quoted as they are, the literal joins the
- * texts without copying them, where JSON.stringify scans and copies all of them, on the import's
- * path when the mapping is confirmed at once (measured 64–490 ms at 100k rows on a busy two-core
- * machine). The copy is made once, when the snapshot is written.
- */
-export function jsonStringLiteral(text: string): string {
-  return NEEDS_JSON_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
-function lengthsText(lengths: PackedRows['lengths']): string {
-  if (typeof lengths === 'string') return lengths;
-  if (endianness() !== 'LE') return encodeLengths(lengths);
-  return Buffer.from(lengths.buffer, lengths.byteOffset, lengths.byteLength).toString('base64');
-}
-
-/** A snapshot written with packed rows (a new workspace) read as one with a list of rows. */
-function unpackSnapshot(snapshot: unknown): unknown {
-  if (typeof snapshot !== 'object' || snapshot === null || !('packedRows' in snapshot)) return snapshot;
-  const { packedRows, ...rest } = snapshot as { packedRows: unknown };
-  if (!isPackedRows(packedRows))
-    throw new DeskFailure('DAMAGED_WORKSPACE', 'This workspace file is damaged.');
-  return { ...rest, rows: unpackRows(packedRows) };
 }
 
 /** The workspace with rows and cells of its own (about 40 ms at 100,000 rows of 8 cells; the rest is shared, read-only). */

@@ -77,48 +77,66 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
             return (
               <TableRow key={item.id} hover data-testid="workspace-row">
                 <TableCell>
-                  <Button
-                    variant="text"
-                    onClick={() => onOpen(item.id)}
-                    sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
-                  >
-                    {item.name}
-                  </Button>
+                  {item.unopenable ? (
+                    <Typography variant="body2">{item.name}</Typography>
+                  ) : (
+                    <Button
+                      variant="text"
+                      onClick={() => onOpen(item.id)}
+                      sx={{ textTransform: 'none', p: 0, minWidth: 0 }}
+                    >
+                      {item.name}
+                    </Button>
+                  )}
                 </TableCell>
                 <TableCell>{sourceFileLabel(item.source)}</TableCell>
                 <TableCell>{dateTime.format(new Date(item.updatedAt))}</TableCell>
                 <TableCell>
-                  <Stack
-                    direction="row"
-                    spacing={1}
-                    useFlexGap
-                    sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-                  >
-                    <Chip
-                      size="small"
-                      label={standing.label}
-                      color={standing.color}
-                      data-testid="workspace-standing"
-                    />
-                    <Typography variant="body2" color="text.secondary">
-                      {standing.detail}
-                    </Typography>
-                    {repair && (
-                      <Button size="small" variant="outlined" onClick={() => onOpen(item.id, repair)}>
-                        Fix the rows
-                      </Button>
-                    )}
-                    {item.standing?.upload && !repair && (
-                      <Button
+                  {item.unopenable ? (
+                    <Stack spacing={0.5} data-testid="workspace-unopenable">
+                      <Chip
                         size="small"
-                        variant="text"
-                        href="#/uploads"
-                        aria-label={`See the upload of ${item.name} in Uploads`}
-                      >
-                        See in Uploads
-                      </Button>
-                    )}
-                  </Stack>
+                        label="Cannot be opened"
+                        color="error"
+                        sx={{ alignSelf: 'flex-start' }}
+                      />
+                      <Typography variant="body2" color="text.secondary">
+                        {item.unopenable}
+                      </Typography>
+                    </Stack>
+                  ) : (
+                    <Stack
+                      direction="row"
+                      spacing={1}
+                      useFlexGap
+                      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+                    >
+                      <Chip
+                        size="small"
+                        label={standing.label}
+                        color={standing.color}
+                        data-testid="workspace-standing"
+                      />
+                      <Typography variant="body2" color="text.secondary">
+                        {standing.detail}
+                      </Typography>
+                      {repair && (
+                        <Button size="small" variant="outlined" onClick={() => onOpen(item.id, repair)}>
+                          Fix the rows
+                        </Button>
+                      )}
+                      {item.standing?.upload && !repair && (
+                        <Button
+                          size="small"
+                          variant="text"
+                          href="#/uploads"
+                          aria-label={`See the upload of ${item.name} in Uploads`}
+                        >
+                          See in Uploads
+                        </Button>
+                      )}
+                    </Stack>
+                  )}
                 </TableCell>
                 <TableCell align="right">{item.counts?.rows.toLocaleString() ?? '—'}</TableCell>
                 <TableCell align="right">
