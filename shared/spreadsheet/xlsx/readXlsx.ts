@@ -4,6 +4,7 @@ import { SpreadsheetReadError } from '../errors';
 import type { ReadLimits } from '../limits';
 import { columnLetters } from '../layout/headerNames';
 import type { RawSheet } from '../types';
+import { SheetSizeGuard } from '../layout/sheetSize';
 import { parseCellStyles } from './cellStyles';
 import { withoutRootPrefix } from './namespacePrefix';
 import { parseSharedStrings } from './sharedStrings';
@@ -78,10 +79,17 @@ export async function readXlsx(
     withoutRootPrefix(archive.readText(parts.stylesPath ?? 'xl/styles.xml') ?? ''),
   );
   const scanner = new WorksheetScanner(sharedStrings, displays, parts.date1904);
+  // Rows are counted as they are read (the last one may still grow), so a sheet past the limits
+  // is refused at that point, not once all of it is in memory.
+  const guard = new SheetSizeGuard(archive.budget.limits);
+  let guarded = 0;
   await inflateEntry(
     archive,
     entry,
-    (bytes) => scanner.push(bytes),
+    (bytes) => {
+      scanner.push(bytes);
+      for (; guarded < scanner.rows.length - 1; guarded++) guard.add(scanner.rows[guarded]!);
+    },
     async (done, total) => {
       // A flag the caller set synchronously (isCancelled) is seen at every slice, not only on yields.
       monitor.throwIfCancelled();
@@ -92,6 +100,7 @@ export async function readXlsx(
     inflater,
   );
   const merges = scanner.finish();
+  for (; guarded < scanner.rows.length; guarded++) guard.add(scanner.rows[guarded]!);
   monitor.progress(1, 1);
   const warnings: string[] = [];
   const missing = scanner.firstMissingSharedString;
