@@ -12,7 +12,7 @@ export interface DelimitedSheet extends RawSheet {
 }
 
 /** What the import notes say about an encoding other than UTF-8 and UTF-16, which need no comment. */
-const ENCODING_NOTES: Partial<Record<TextEncoding, string>> = {
+export const ENCODING_NOTES: Partial<Record<TextEncoding, string>> = {
   'windows-1252':
     'The file is not UTF-8; it was read as Windows-1252 (Western European). Check accented letters.',
   shift_jis: 'The file is not UTF-8; it was read as Shift-JIS (Japanese). Check names and other text.',
