@@ -9,8 +9,9 @@ import { count, plural } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { EXIT } from '../exitCodes';
 import { commandArgs, registerCommand } from '../main';
-import { eachCheckedRow } from '../stream/checkInPasses';
-import { CHECK_OPTIONS, drained, openAndCheck } from '../stream/openChecked';
+import type { CheckedFile } from '../stream/checkInPasses';
+import { CHECK_OPTIONS, openAndCheck } from '../stream/openChecked';
+import type { ProgressLine } from '../stream/progress';
 
 /** Rows named in the text report of rows left out; --json names them all. */
 const ROWS_NAMED = 200;
@@ -25,7 +26,7 @@ registerCommand('build', {
 
 Refuses while invalid rows remain, unless --skip-invalid, which lists the rows it left out.
 Files of any size: large CSV and xlsx files are read in passes and the bulk file is written as the
-rows go by. A progress line goes to stderr when it is a terminal, or with --progress.
+rows are checked. A progress line goes to stderr when it is a terminal, or with --progress.
 A bulk file built from a file alone is tied to no workspace, so it never carries the app's row
 reference pair; --no-row-reference is accepted so the same options work for validate and upload.
 Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or arguments cannot be used.`,
@@ -38,10 +39,49 @@ Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or ar
     const file = args.positionals[0];
     const out = args.values.out;
     if (!file || !out) throw new DeskFailure('USAGE', 'Usage: donation-desk build FILE --out bulk.json.gz');
-    const { checked, progress } = await openAndCheck(ctx, file, args.values, false);
+    const target = resolve(out);
+    const temp = `${target}.${process.pid}.tmp`;
+    // Written in the same pass as the check, entries gathered into pieces of about a megabyte and
+    // handed to gzip; the pass waits whenever gzip or the disk falls behind. Invalid rows found
+    // without --skip-invalid remove the file at the end: nothing is written then.
+    const gzip = createGzip();
+    const written = pipeline(gzip, createWriteStream(temp));
+    written.catch(() => undefined);
+    let parts: string[] = ['{"data":['];
+    let size = 0;
+    let donations = 0;
+    let checked: CheckedFile;
+    let progress: ProgressLine;
+    try {
+      ({ checked, progress } = await openAndCheck(ctx, file, args.values, false, {
+        onChecked: (result) => {
+          if (!result.ok) return;
+          const entry = `${donations === 0 ? '' : ','}${JSON.stringify(bulkEntry(result.donation))}`;
+          donations++;
+          parts.push(entry);
+          size += entry.length;
+          if (size < 1 << 20) return;
+          gzip.write(parts.join(''));
+          parts = [];
+          size = 0;
+        },
+        pause: async () => {
+          if (gzip.writableNeedDrain) await Promise.race([once(gzip, 'drain'), written]);
+        },
+      }));
+      parts.push(']}');
+      gzip.end(parts.join(''));
+      await written;
+    } catch (e) {
+      gzip.destroy();
+      await rm(temp, { force: true });
+      if (e instanceof DeskFailure) throw e;
+      throw new DeskFailure('USAGE', `Could not write ${out}: ${e instanceof Error ? e.message : String(e)}`);
+    }
     const { stats } = checked;
     const invalid = stats.counts().invalid;
     if (invalid > 0 && !args.values['skip-invalid']) {
+      await rm(temp, { force: true });
       progress.end();
       ctx.io.err(
         `${count(invalid, 'row')} ${plural(invalid, { one: 'is', other: 'are' })} invalid (rows ${stats.invalidRows(20).join(', ')}${invalid > 20 ? ', …' : ''}). ` +
@@ -49,50 +89,9 @@ Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or ar
       );
       return EXIT.problems;
     }
-    const target = resolve(out);
-    const temp = `${target}.${process.pid}.tmp`;
-    let donations = 0;
     try {
-      // Streamed: entries are gathered into pieces of about a megabyte and handed to gzip, which
-      // writes them to disk; the pass waits whenever gzip or the disk falls behind.
-      const gzip = createGzip();
-      const written = pipeline(gzip, createWriteStream(temp));
-      written.catch(() => undefined);
-      let parts: string[] = ['{"data":['];
-      let size = 0;
-      const flush = async (): Promise<void> => {
-        if (size > 0) gzip.write(parts.join(''));
-        parts = [];
-        size = 0;
-        if (gzip.writableNeedDrain) await Promise.race([once(gzip, 'drain'), written]);
-      };
-      await eachCheckedRow(
-        checked,
-        'Writing',
-        progress,
-        (_index, _row, result) => {
-          if (!result.ok) return;
-          const entry = `${donations === 0 ? '' : ','}${JSON.stringify(bulkEntry(result.donation))}`;
-          donations++;
-          parts.push(entry);
-          size += entry.length;
-          if (size >= 1 << 20) {
-            gzip.write(parts.join(''));
-            parts = [];
-            size = 0;
-          }
-        },
-        async () => {
-          await flush();
-          await drained(ctx)();
-        },
-      );
-      parts.push(']}');
-      gzip.end(parts.join(''));
-      await written;
       await rename(temp, target);
     } catch (e) {
-      progress.end();
       await rm(temp, { force: true });
       throw new DeskFailure('USAGE', `Could not write ${out}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -28,6 +28,8 @@ export interface CheckOptions {
   progress: ProgressLine;
   /** Called between pieces, so that whoever writes the output can keep up. */
   pause?: () => Promise<void>;
+  /** Each row's result as it is checked (build writes the valid ones in this same pass). */
+  onChecked?: (result: MappedRow) => void;
 }
 
 export interface CheckedFile {
@@ -74,7 +76,9 @@ export async function checkFileInPasses(source: RowSource, options: CheckOptions
   options.progress.start();
   await source.eachRow(
     (row) => {
-      stats.add(index, row.rowNumber, checkRow(checker, checkable(row, index)));
+      const result = checkRow(checker, checkable(row, index));
+      stats.add(index, row.rowNumber, result);
+      options.onChecked?.(result);
       index++;
       options.progress.row();
     },

@@ -4,7 +4,7 @@ import { SpreadsheetReadError } from '../../../shared/spreadsheet';
 import { DeskFailure } from '../../../shared/result';
 import type { CliContext } from '../main';
 import { readMappingTemplate } from '../sheetInput';
-import { checkFileInPasses, type CheckedFile } from './checkInPasses';
+import { checkFileInPasses, type CheckedFile, type CheckOptions } from './checkInPasses';
 import { ProgressLine } from './progress';
 import { openRowSource, type RowSource } from './rowSource';
 
@@ -35,6 +35,7 @@ export async function openAndCheck(
   file: string,
   values: CheckValues,
   rowReference: boolean,
+  writer?: { onChecked: CheckOptions['onChecked']; pause: () => Promise<void> },
 ): Promise<{ checked: CheckedFile; progress: ProgressLine }> {
   const template = await readMappingTemplate(values.mapping);
   const path = resolve(file);
@@ -64,7 +65,11 @@ export async function openAndCheck(
       template,
       rowReference,
       progress,
-      pause: drained(ctx),
+      pause: async () => {
+        await writer?.pause();
+        await drained(ctx)();
+      },
+      ...(writer?.onChecked ? { onChecked: writer.onChecked } : {}),
     });
     return { checked, progress };
   } catch (e) {
