@@ -147,7 +147,7 @@ function measure(name, title, target, once) {
 }
 
 console.log(
-  `Database bench: ${donations.toLocaleString('en-US')} donations in 10 uploads, ${runs} runs each (2 shared cores: figures are noisy).`,
+  `Database bench: ${donations.toLocaleString('en-US')} donations in ${bulks} uploads, ${runs} runs each (2 shared cores: figures are noisy).`,
 );
 const seeded = task('seed', String(donations), String(bulks));
 console.log(
