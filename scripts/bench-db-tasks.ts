@@ -16,6 +16,22 @@ const ENVIRONMENT = 'offline';
 const storePath = join(dataDir, 'reconcile', `donations-${ENVIRONMENT}.json`);
 const MONTH_DAY = '2026-11-10';
 
+/**
+ * DESK_BENCH_METADATA="100x190": that many metadata pairs of that many characters each (the
+ * service's limits), the row reference among them; default one pair beside the reference.
+ */
+const [metadataPairs, metadataChars] = (process.env.DESK_BENCH_METADATA ?? '').split('x').map(Number) as [
+  number,
+  number,
+];
+
+function extraMetadata(i: number): Record<string, string> {
+  if (!metadataPairs) return { employee: `E${i}` };
+  const pairs: Record<string, string> = {};
+  for (let k = 1; k < metadataPairs; k++) pairs[`field${k}`] = `${i}-${k}-`.padEnd(metadataChars, 'x');
+  return pairs;
+}
+
 function resource(
   i: number,
   bulkId: string,
@@ -32,7 +48,7 @@ function resource(
         amount: 500 + (i % 9000),
       },
       donor: { fullName: `Employee ${i}`, email: `e${i}@example.org`, receipted: true },
-      metadata: { ddRef: `ref-${i}`, employee: `E${i}` },
+      metadata: { ddRef: `ref-${i}`, ...extraMetadata(i) },
       state: { processingStatus: status, statusLastUpdated: `${MONTH_DAY}T12:00:00.000Z` },
       bulkId,
     },

@@ -13,6 +13,10 @@ const benches = [
     ['scripts/bench-cli.mjs', '--rows', quick ? '100000' : '500000'],
   ],
   [
+    'CLI validate and build on a 300 MB, 2.83 million-row CSV, read in passes: time and peak memory',
+    ['scripts/bench-cli-stream.mjs', '--rows', quick ? '300000' : '2830000', '--runs', quick ? '1' : '3'],
+  ],
+  [
     'Upload: validated workspace to 204, per stage; pako vs node:zlib',
     ['scripts/bench-upload.mjs', '--rows', rows],
   ],

@@ -20,6 +20,7 @@ runCli(process.argv.slice(2), {
       ? new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()))
       : Promise.resolve(),
   err: (t) => process.stderr.write(`${t}\n`),
+  errStream: { write: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true },
   env: process.env,
   root,
   version: packageVersion(root),

@@ -16,6 +16,8 @@ export interface CliIo {
   /** Resolves once stdout has taken what was written (a long listing waits so it never piles up). */
   drain?(): Promise<void>;
   env: Record<string, string | undefined>;
+  /** stderr itself, for a progress line rewritten in place on a terminal. */
+  errStream?: { write(text: string): void; isTTY: boolean };
   /** The package root (for assets and the version). */
   root: string;
   version: string;

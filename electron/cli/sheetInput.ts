@@ -20,6 +20,17 @@ export interface SheetInput {
   sha256: string;
 }
 
+/** The --mapping file's template, or null when none is given. Problems become USAGE failures. */
+export async function readMappingTemplate(mappingPath: string | undefined): Promise<MappingTemplate | null> {
+  if (!mappingPath) return null;
+  const text = await readFile(resolve(mappingPath), 'utf8').catch(() => {
+    throw new DeskFailure('USAGE', `Cannot read the mapping file ${mappingPath}.`);
+  });
+  const parsed = parseMappingTemplate(text);
+  if (!parsed.ok) throw new DeskFailure('USAGE', parsed.message);
+  return parsed.template;
+}
+
 /**
  * Reads a spreadsheet and its mapping the way the app does: the template's sheet and header row
  * (or --sheet), and the template's columns, or the app's own suggestion when none is given.
@@ -33,15 +44,7 @@ export async function readSheetInput(
   const bytes = await readFile(resolve(file)).catch(() => {
     throw new DeskFailure('USAGE', `Cannot read ${file}. Check the name and that you may read it.`);
   });
-  let template: MappingTemplate | null = null;
-  if (mappingPath) {
-    const text = await readFile(resolve(mappingPath), 'utf8').catch(() => {
-      throw new DeskFailure('USAGE', `Cannot read the mapping file ${mappingPath}.`);
-    });
-    const parsed = parseMappingTemplate(text);
-    if (!parsed.ok) throw new DeskFailure('USAGE', parsed.message);
-    template = parsed.template;
-  }
+  let template = await readMappingTemplate(mappingPath);
   const wantedSheet = sheetName ?? template?.sheet;
   let sheet: SpreadsheetResult;
   try {

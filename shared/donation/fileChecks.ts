@@ -31,7 +31,8 @@ export interface FileCheckOptions {
   locale?: string;
 }
 
-function donorKey(d: CheckableDonation): string | undefined {
+/** Who gives, as the duplicate checks compare donors: the email, else the name, case and spacing aside. */
+export function donorKey(d: CheckableDonation): string | undefined {
   const email = d.donor?.email;
   if (typeof email === 'string' && email !== '') return `e:${email.trim().toLowerCase()}`;
   const name = d.donor?.fullName;
@@ -90,7 +91,51 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (a !== a && b !== b);
 }
 
-function median(sorted: ArrayLike<number>): number {
+/** Row `row` is an identical copy of row `same`. */
+export function duplicateRowIssue(row: number, same: number, label: (row: number) => string): FileIssue {
+  return {
+    severity: 'warning',
+    row,
+    relatedRow: same,
+    field: '',
+    code: 'DUPLICATE_ROW',
+    message: `Row ${label(row)} is identical to row ${label(same)}. Keep both only if both gifts are meant; otherwise delete one.`,
+  };
+}
+
+/** Row `row` has the donor, recipient and amount of row `earlier`. */
+export function duplicateGiftIssue(row: number, earlier: number, label: (row: number) => string): FileIssue {
+  return {
+    severity: 'warning',
+    row,
+    relatedRow: earlier,
+    field: 'funds.amount',
+    code: 'DUPLICATE_DONOR_GIFT',
+    message: `Row ${label(row)} has the same donor, recipient and amount as row ${label(earlier)}. Check that this gift is not entered twice.`,
+  };
+}
+
+/** Row `row`'s amount is at least `factor` times the file's `usual` (median) amount in its currency. */
+export function unusualAmountIssue(
+  row: number,
+  amount: number,
+  currency: string,
+  usual: number,
+  factor: number,
+  label: (row: number) => string,
+  locale?: string,
+): FileIssue {
+  return {
+    severity: 'warning',
+    row,
+    field: 'funds.amount',
+    code: 'AMOUNT_UNUSUALLY_HIGH',
+    message: `Amount ${formatMinor(amount, currency, locale)} in row ${label(row)} is at least ${factor} times this file's usual ${currency} amount (${formatMinor(Math.round(usual), currency, locale)}). Check for a missing decimal point.`,
+  };
+}
+
+/** The middle of sorted numbers (the mean of the two middle ones for an even count). */
+export function median(sorted: ArrayLike<number>): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1
     ? (sorted[mid] as number)
@@ -200,26 +245,12 @@ export function checkFileDigests(
       if (same === undefined) group.byText.set(mine, index);
     }
     if (same !== undefined) {
-      issues.push({
-        severity: 'warning',
-        row: index,
-        relatedRow: same,
-        field: '',
-        code: 'DUPLICATE_ROW',
-        message: `Row ${label(index)} is identical to row ${label(same)}. Keep both only if both gifts are meant; otherwise delete one.`,
-      });
+      issues.push(duplicateRowIssue(index, same, label));
     } else if (donor !== undefined && typeof recipient === 'string' && typeof amount === 'number') {
       // Every row of a group that gets here has the same donor, recipient, currency and amount.
       const earlier = group.firstGift;
       if (earlier !== undefined) {
-        issues.push({
-          severity: 'warning',
-          row: index,
-          relatedRow: earlier,
-          field: 'funds.amount',
-          code: 'DUPLICATE_DONOR_GIFT',
-          message: `Row ${label(index)} has the same donor, recipient and amount as row ${label(earlier)}. Check that this gift is not entered twice.`,
-        });
+        issues.push(duplicateGiftIssue(index, earlier, label));
       } else group.firstGift = index;
     }
     if (typeof amount === 'number' && amount > 0 && typeof currency === 'string') {
@@ -241,13 +272,7 @@ export function checkFileDigests(
     if (typeof amount !== 'number' || typeof currency !== 'string') continue;
     const usual = medians.get(currency);
     if (usual === undefined || amount < usual * factor) continue;
-    issues.push({
-      severity: 'warning',
-      row: index,
-      field: 'funds.amount',
-      code: 'AMOUNT_UNUSUALLY_HIGH',
-      message: `Amount ${formatMinor(amount, currency, options.locale)} in row ${label(index)} is at least ${factor} times this file's usual ${currency} amount (${formatMinor(Math.round(usual), currency, options.locale)}). Check for a missing decimal point.`,
-    });
+    issues.push(unusualAmountIssue(index, amount, currency, usual, factor, label, options.locale));
   }
   return issues.sort((a, b) => a.row - b.row);
 }

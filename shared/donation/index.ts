@@ -50,8 +50,13 @@ export { fieldLabel } from './fieldLabels';
 export {
   checkFile,
   checkFileDigests,
+  donorKey,
+  duplicateGiftIssue,
+  duplicateRowIssue,
   emptyDigests,
+  median,
   setDigest,
+  unusualAmountIssue,
   type CheckableDonation,
   type FileCheckOptions,
   type FileDigests,

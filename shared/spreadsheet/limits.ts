@@ -18,12 +18,23 @@ export interface ReadLimits {
   maxTextPartBytes: number;
   /** The most all the parts read from one file may inflate to together. */
   maxArchiveBytes: number;
+  /**
+   * The most rows a sheet may have (Excel's own limit per sheet, and the most a workspace holds).
+   * Past it the reader stops at once, without reading the rest. The command line's `validate` and
+   * `build` stream files of any size and set no such limit.
+   */
+  maxRows: number;
+  /** The most cells (filled rows × columns) a sheet may have: the most a workspace holds. */
+  maxCells: number;
 }
 
 export const READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxPartBytes: 1024 * MB,
   maxTextPartBytes: 256 * MB,
   maxArchiveBytes: 2048 * MB,
+  // The same figures as MAX_WORKSPACE_ROWS and MAX_WORKSPACE_CELLS (a test holds them equal).
+  maxRows: 1_048_576,
+  maxCells: 16_777_216,
 });
 
 /**

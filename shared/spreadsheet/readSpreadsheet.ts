@@ -119,7 +119,7 @@ export async function readSpreadsheet(
   monitor.throwIfCancelled();
   const format = detectFormat(bytes, fileName);
   if (format === 'csv' || format === 'tsv' || format === 'txt') {
-    const text = await readDelimited(bytes, usualDelimiter(format), monitor);
+    const text = await readDelimited(bytes, usualDelimiter(format), monitor, limitsOf(options));
     const arranged = arrangeSheet(text, options.headerRow);
     return {
       format,

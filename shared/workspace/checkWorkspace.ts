@@ -1,5 +1,5 @@
 import { detectNumberStyle, type NumberStyle } from '../amounts';
-import { checkFile, type DonationAttributes } from '../donation';
+import { checkFile, type DonationAttributes, type FileIssue } from '../donation';
 import {
   applyMapping,
   compileMapping,
@@ -111,6 +111,12 @@ export function summarise(
   };
 }
 
+/** A file-level finding on the column its field came from. */
+export function placeFileIssue(checker: RowChecker, issue: FileIssue): MappedIssue {
+  const column = checker.compiled.columnOfField.get(issue.field);
+  return { ...issue, ...(column ? { column: column.header, columnIndex: column.index } : {}) };
+}
+
 /**
  * Warnings across the rows of the file. The reference pair is left out of the comparison, since it
  * differs on every row by design.
@@ -129,11 +135,7 @@ export function checkAcrossRows(
   );
   const byRow = new Map<number, MappedIssue[]>();
   for (const issue of issues) {
-    const column = checker.compiled.columnOfField.get(issue.field);
-    const placed: MappedIssue = {
-      ...issue,
-      ...(column ? { column: column.header, columnIndex: column.index } : {}),
-    };
+    const placed = placeFileIssue(checker, issue);
     const list = byRow.get(issue.row) ?? [];
     list.push(placed);
     byRow.set(issue.row, list);

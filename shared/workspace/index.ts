@@ -4,6 +4,7 @@ export {
   checkRow,
   checkWorkspace,
   makeRowChecker,
+  placeFileIssue,
   summarise,
   workspaceRef,
   type CheckableRow,

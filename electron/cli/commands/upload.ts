@@ -198,12 +198,15 @@ function waitingWords(u: UploadView): string {
 
 registerCommand('upload', {
   summary: 'Upload a spreadsheet of donations as a bulk file, optionally waiting until it is processed.',
-  usage: `donation-desk upload FILE [--mapping M.json] [--sheet NAME] [--skip-invalid] [--confirm-duplicates] [--wait] [--json]
+  usage: `donation-desk upload FILE [--mapping M.json] [--sheet NAME] [--skip-invalid] [--confirm-duplicates] [--no-row-reference] [--wait] [--json]
 
 Reads the sheet, maps its columns (the template in --mapping, else the automatic suggestion), checks
 every row with the same rules as the app, and uploads the valid rows. Rows with errors stop the upload
 unless --skip-invalid; rows already sent before (from this computer, or in team mode by anyone in the
 team) stop it unless --confirm-duplicates.
+Each donation carries the app's row reference pair (metadata "${DEFAULT_REFERENCE_KEY}"), so errors and declines come
+back to their row; it counts against the service's 100 metadata pairs. --no-row-reference leaves it
+out, as the app's switch does (a file with 100 metadata columns needs it).
 Team mode (DONATION_DESK_DATABASE_URL): when the team's rule asks for an approval, the upload is
 recorded and waits; nothing is sent until an approver approves it. With --wait the command waits for
 the decision, then sends and follows; without, it exits 4 and donation-desk resume sends it later.
@@ -217,6 +220,7 @@ ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments
       wait: { type: 'boolean' },
       'skip-invalid': { type: 'boolean' },
       'confirm-duplicates': { type: 'boolean' },
+      'no-row-reference': { type: 'boolean' },
     });
     const file = parsed.positionals[0];
     if (!file) {
@@ -246,7 +250,11 @@ ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments
       headers: sheet.headers,
       // Keys from 1, so every reference value reads back as a row (0 is not one).
       rows: sheet.rows.map((r, i) => ({ key: i + 1, rowNumber: r.rowNumber, cells: r.cells })),
-      mapping: { template, numberStyle: 'auto', reference: { enabled: true, key: DEFAULT_REFERENCE_KEY } },
+      mapping: {
+        template,
+        numberStyle: 'auto',
+        reference: { enabled: !parsed.values['no-row-reference'], key: DEFAULT_REFERENCE_KEY },
+      },
     });
     let started;
     try {

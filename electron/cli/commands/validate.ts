@@ -1,32 +1,15 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { createGzip } from 'node:zlib';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import { serializeBulkFile } from '../../../shared/bulk-file';
-import type { DonationAttributes } from '../../../shared/donation';
+import { count } from '../../../shared/i18n';
+import type { MappedIssue } from '../../../shared/mapping';
 import { DeskFailure } from '../../../shared/result';
-import { checkWorkspace, workspaceMappingSchema, type WorkspaceCheck } from '../../../shared/workspace';
+import { sourceFileLabel } from '../../../shared/spreadsheet/sourceNames';
 import { EXIT } from '../exitCodes';
 import { commandArgs, registerCommand } from '../main';
-import { readSheetInput, type SheetInput } from '../sheetInput';
-import { count, plural } from '../../../shared/i18n';
-import { sourceFileLabel } from '../../../shared/spreadsheet/sourceNames';
+import { eachCheckedRow } from '../stream/checkInPasses';
+import { CHECK_OPTIONS, drained, openAndCheck } from '../stream/openChecked';
+import './build';
 
-/** A file checked on its own has no workspace; its id only names the (unused) reference pair. */
-const FILE_ID = '00000000-0000-4000-8000-000000000000';
-
-function check(input: SheetInput): WorkspaceCheck {
-  const mapping = workspaceMappingSchema.parse({
-    template: input.template,
-    numberStyle: 'auto',
-    // A bulk file built from a file alone is not tied to a workspace, so it carries no reference pair.
-    reference: { enabled: false, key: 'ddRef' },
-  });
-  const rows = input.sheet.rows.map((r, key) => ({ key, rowNumber: r.rowNumber, cells: r.cells }));
-  return checkWorkspace(FILE_ID, input.sheet.headers, mapping, rows);
-}
+/** Issues listed in the text report unless --max-issues says otherwise (--json lists them all). */
+const DEFAULT_MAX_ISSUES = 200;
 
 interface CliIssue {
   severity: 'error' | 'warning';
@@ -37,129 +20,126 @@ interface CliIssue {
   message: string;
 }
 
-function* issuesOf(input: SheetInput, result: WorkspaceCheck): Generator<CliIssue> {
-  const rowNumber = (i: number) => input.sheet.rows[i]?.rowNumber ?? i + 1;
-  for (let i = 0; i < result.results.length; i++) {
-    const r = result.results[i];
-    if (!r) continue;
-    for (const issue of [...r.issues, ...(result.fileIssues.get(i) ?? [])]) {
-      yield {
-        severity: issue.severity,
-        row: rowNumber(i),
-        column: issue.column ?? null,
-        field: issue.field,
-        code: issue.code,
-        message: issue.message,
-      };
-    }
-  }
-}
+const cliIssue = (row: number, issue: MappedIssue): CliIssue => ({
+  severity: issue.severity,
+  row,
+  column: issue.column ?? null,
+  field: issue.field,
+  code: issue.code,
+  message: issue.message,
+});
+
+/** Thrown to end a listing pass early once enough issues are listed. */
+class ListedEnough extends Error {}
 
 registerCommand('validate', {
   summary: 'Check every row of a spreadsheet against the service’s rules, offline.',
-  usage: `donation-desk validate FILE [--mapping M.json] [--sheet NAME] [--json]
+  usage: `donation-desk validate FILE [--mapping M.json] [--sheet NAME] [--no-row-reference] [--max-issues N] [--progress] [--json]
 
+Checks the rows as an upload would: with the row reference pair the app adds to each donation (it
+counts against the service's 100 metadata pairs) unless --no-row-reference, the app's switch.
+Files of any size: large CSV and xlsx files are read in passes, a piece at a time. A progress line
+goes to stderr when it is a terminal, or with --progress.
+The text report lists the first ${DEFAULT_MAX_ISSUES} issues (--max-issues N to change) and counts the rest.
 Exit codes: 0 every row is valid; 1 some rows are not; 2 the file or arguments cannot be used.
 --json prints {"file","sheet","headerRow","counts":{"rows","valid","invalid","warnings"},
 "issues":[{"severity","row","column","field","code","message"}],"totals":[{"currencyCode","count","amount"}]}
-with row the spreadsheet's own row number and amount in minor units.`,
+with every issue, row the spreadsheet's own row number and amount in minor units.`,
   async run(ctx) {
-    const args = commandArgs(ctx, { mapping: { type: 'string' }, sheet: { type: 'string' } });
+    const args = commandArgs(ctx, { ...CHECK_OPTIONS, 'max-issues': { type: 'string' } });
     const file = args.positionals[0];
     if (!file) throw new DeskFailure('USAGE', 'Name the spreadsheet to check: donation-desk validate FILE');
-    const input = await readSheetInput(file, args.values.mapping, args.values.sheet);
-    const result = check(input);
-    const issues = issuesOf(input, result);
+    const maxIssues =
+      args.values['max-issues'] === undefined ? DEFAULT_MAX_ISSUES : Number(args.values['max-issues']);
+    if (!Number.isSafeInteger(maxIssues) || maxIssues < 0) {
+      throw new DeskFailure('USAGE', 'Give --max-issues a whole number, 0 or more.');
+    }
+    const { checked, progress } = await openAndCheck(
+      ctx,
+      file,
+      args.values,
+      !args.values['no-row-reference'],
+    );
+    const { layout } = checked.source;
+    const counts = checked.stats.counts();
+    const issueCount = checked.stats.issueCount();
+    const pause = drained(ctx);
     if (ctx.json) {
-      // Written piece by piece: a 500,000-row sheet can have hundreds of thousands of issues, and one
-      // JSON string of them all would double the memory the check itself needs.
+      // Written piece by piece: a large sheet can have millions of issues, and one JSON string of
+      // them all would not fit in memory.
       const head = JSON.stringify({
-        file: input.fileName,
-        sheet: input.sheet.sheet,
-        headerRow: input.sheet.headerRow,
-        counts: result.counts,
+        file: layout.fileName,
+        sheet: layout.sheet,
+        headerRow: layout.headerRow,
+        counts,
       });
+      progress.end();
       ctx.io.out(`${head.slice(0, -1)},"issues":[`);
       let first = true;
-      for (const issue of issues) {
-        ctx.io.out(`${first ? '' : ','}${JSON.stringify(issue)}`);
-        first = false;
+      if (issueCount > 0) {
+        await eachCheckedRow(
+          checked,
+          'Listing',
+          progress,
+          (_index, row, result, fileIssues) => {
+            for (const issue of [...result.issues, ...fileIssues]) {
+              progress.end();
+              ctx.io.out(`${first ? '' : ','}${JSON.stringify(cliIssue(row.rowNumber, issue))}`);
+              first = false;
+            }
+          },
+          pause,
+        );
       }
-      const totals = result.totals.map((t) => ({
+      progress.end();
+      const totals = checked.stats.totals().map((t) => ({
         currencyCode: t.currencyCode,
         count: t.count,
         amount: t.amount,
       }));
       ctx.io.out(`],"totals":${JSON.stringify(totals)}}`);
     } else {
+      progress.end();
       ctx.io.out(
-        `${sourceFileLabel({ fileName: input.fileName, format: input.sheet.format, sheet: input.sheet.sheet })} · headers in row ${input.sheet.headerRow}`,
+        `${sourceFileLabel({ fileName: layout.fileName, format: layout.format, sheet: layout.sheet })} · headers in row ${layout.headerRow}`,
       );
-      if (input.suggested) ctx.io.out('Columns matched automatically (give --mapping to fix the choice).');
-      for (const i of issues) {
+      if (checked.suggested) ctx.io.out('Columns matched automatically (give --mapping to fix the choice).');
+      let listed = 0;
+      if (issueCount > 0 && maxIssues > 0) {
+        try {
+          await eachCheckedRow(
+            checked,
+            'Listing',
+            progress,
+            (_index, row, result, fileIssues) => {
+              for (const i of [...result.issues, ...fileIssues]) {
+                progress.end();
+                ctx.io.out(
+                  `  row ${row.rowNumber}${i.column ? `, ${i.column}` : ''}: ${i.severity === 'error' ? 'error' : 'warning'}: ${i.message}`,
+                );
+                // No need to read further once the list is full: the rest is already counted.
+                if (++listed >= maxIssues) throw new ListedEnough();
+              }
+            },
+            pause,
+          );
+        } catch (e) {
+          if (!(e instanceof ListedEnough)) throw e;
+        }
+      }
+      progress.end();
+      if (issueCount > listed) {
         ctx.io.out(
-          `  row ${i.row}${i.column ? `, ${i.column}` : ''}: ${i.severity === 'error' ? 'error' : 'warning'}: ${i.message}`,
+          `  … and ${count(issueCount - listed, 'more issue')} not listed (give --max-issues ${issueCount} to list them all, or --json).`,
         );
       }
-      const c = result.counts;
+      const c = counts;
       ctx.io.out(
         `${count(c.rows, 'row')}: ${c.valid} valid, ${c.invalid} invalid, ${c.warnings} with warnings.`,
       );
-      for (const t of result.totals)
+      for (const t of checked.stats.totals())
         ctx.io.out(`  ${t.currencyCode}: ${count(t.count, 'donation')}, ${t.amount} minor units`);
     }
-    return result.counts.invalid === 0 ? EXIT.ok : EXIT.problems;
-  },
-});
-
-registerCommand('build', {
-  summary: 'Write the bulk file (.json.gz) the service accepts, from a spreadsheet.',
-  usage: `donation-desk build FILE --out bulk.json.gz [--mapping M.json] [--sheet NAME] [--skip-invalid] [--json]
-
-Refuses while invalid rows remain, unless --skip-invalid, which lists the rows it left out.
-Exit codes: 0 written; 1 invalid rows remain (nothing written); 2 the file or arguments cannot be used.`,
-  async run(ctx) {
-    const args = commandArgs(ctx, {
-      mapping: { type: 'string' },
-      sheet: { type: 'string' },
-      out: { type: 'string' },
-      'skip-invalid': { type: 'boolean' },
-    });
-    const file = args.positionals[0];
-    const out = args.values.out;
-    if (!file || !out) throw new DeskFailure('USAGE', 'Usage: donation-desk build FILE --out bulk.json.gz');
-    const input = await readSheetInput(file, args.values.mapping, args.values.sheet);
-    const result = check(input);
-    const invalidRows = result.results.flatMap((r, i) =>
-      r.ok ? [] : [input.sheet.rows[i]?.rowNumber ?? i + 1],
-    );
-    if (invalidRows.length && !args.values['skip-invalid']) {
-      ctx.io.err(
-        `${count(invalidRows.length, 'row')} ${plural(invalidRows.length, { one: 'is', other: 'are' })} invalid (rows ${invalidRows.slice(0, 20).join(', ')}${invalidRows.length > 20 ? ', …' : ''}). ` +
-          'Fix them (see donation-desk validate), or give --skip-invalid to leave them out. Nothing was written.',
-      );
-      return EXIT.problems;
-    }
-    const donations = result.results.flatMap((r) => (r.ok ? [r.donation as DonationAttributes] : []));
-    const target = resolve(out);
-    const temp = `${target}.${process.pid}.tmp`;
-    try {
-      // Streamed: a large file never exists as one string in memory.
-      await pipeline(Readable.from(serializeBulkFile(donations)), createGzip(), createWriteStream(temp));
-      await rename(temp, target);
-    } catch (e) {
-      await rm(temp, { force: true });
-      throw new DeskFailure('USAGE', `Could not write ${out}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (ctx.json) {
-      ctx.io.out(
-        JSON.stringify({ out: target, donations: donations.length, skippedRows: invalidRows }, null, 2),
-      );
-    } else {
-      ctx.io.out(`Wrote ${out}: ${count(donations.length, 'donation')}.`);
-      if (invalidRows.length)
-        ctx.io.out(`Left out ${invalidRows.length} invalid rows: ${invalidRows.join(', ')}.`);
-    }
-    return EXIT.ok;
+    return counts.invalid === 0 ? EXIT.ok : EXIT.problems;
   },
 });

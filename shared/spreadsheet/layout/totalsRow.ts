@@ -5,7 +5,7 @@ const TOTAL_LABEL = /^(grand\s+|sub-?)?totals?\s*:?$|^sum\s*:?$/i;
 /** Cent-level tolerance: a totals row is usually typed or rounded to the cent. */
 const TOLERANCE = 0.005;
 
-function hasTotalLabel(row: SheetRow): boolean {
+export function hasTotalLabel(row: SheetRow): boolean {
   return row.cells.some((cell) => TOTAL_LABEL.test(cell.trim()));
 }
 
@@ -33,4 +33,22 @@ function isUnlabelledSum(row: SheetRow, dataRows: readonly SheetRow[]): boolean 
 /** Whether the last data row is a totals row rather than a donation. */
 export function isTotalsRow(last: SheetRow, rowsAbove: readonly SheetRow[]): boolean {
   return hasTotalLabel(last) || isUnlabelledSum(last, rowsAbove);
+}
+
+/**
+ * The parts of the unlabelled-sum test, for a reader that sees the rows above once, as they pass:
+ * the row's lone number and its column (undefined when the row cannot be such a sum), then
+ * `isSumOf` once the column's numbers above are added up.
+ */
+export function loneNumber(row: SheetRow): { column: number; total: number } | undefined {
+  const filled = row.cells.filter((cell) => !isBlankCell(cell));
+  if (filled.length !== 1) return undefined;
+  const column = row.cells.findIndex((cell) => !isBlankCell(cell));
+  const total = looseNumber(row.cells[column] ?? '');
+  return total === undefined ? undefined : { column, total };
+}
+
+/** Whether `total` is the sum of the `numbers` values above (that add up to `sum`), `dataRows` rows in all. */
+export function isSumOf(total: number, sum: number, numbers: number, dataRows: number): boolean {
+  return dataRows >= 2 && numbers >= 2 && Math.abs(sum - total) <= TOLERANCE * Math.max(1, numbers / 100);
 }

@@ -15,7 +15,7 @@ const NUL_SAMPLE_BYTES = 4096;
  * every other byte, odd positions for little-endian, even ones for big-endian. 8-bit encodings
  * practically never contain NUL, so a clear pattern is safe to trust.
  */
-function guessUtf16WithoutBom(bytes: Uint8Array): TextEncoding | undefined {
+export function guessUtf16WithoutBom(bytes: Uint8Array): TextEncoding | undefined {
   const length = Math.min(bytes.length, NUL_SAMPLE_BYTES) & ~1;
   if (length < 4) return undefined;
   let evenNuls = 0;
@@ -34,7 +34,7 @@ function guessUtf16WithoutBom(bytes: Uint8Array): TextEncoding | undefined {
  * Guesses UTF-32 without a BOM: mostly-ASCII text has three NULs in every four bytes, after the
  * character in little-endian, before it in big-endian.
  */
-function guessUtf32WithoutBom(bytes: Uint8Array): TextEncoding | undefined {
+export function guessUtf32WithoutBom(bytes: Uint8Array): TextEncoding | undefined {
   const length = Math.min(bytes.length, NUL_SAMPLE_BYTES) & ~3;
   if (length < 8) return undefined;
   let little = 0;
@@ -154,4 +154,12 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     if (japanese !== undefined) return { text: japanese, encoding: 'shift_jis', hadBom: false };
     return { text: decodeWindows1252(bytes), encoding: 'windows-1252', hadBom: false };
   }
+}
+
+/**
+ * For text read in pieces: whether bytes that are not UTF-8 are Shift-JIS, judged on a sample (the
+ * first megabytes, cut at a line end) by the same rule decodeText applies to a whole file.
+ */
+export function readsAsShiftJis(sample: Uint8Array): boolean {
+  return decodeShiftJis(sample) !== undefined;
 }
