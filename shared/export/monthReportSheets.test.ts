@@ -113,7 +113,7 @@ describe('monthReportSheets', () => {
     expect(col(1, 'Workspace')).toBe(`'=HYPERLINK("http://x","November")`);
     expect([col(1, 'Currency'), col(2, 'Currency')]).toEqual(['EUR', 'USD']);
     expect(col(2, 'Accepted, not yet decided (minor units)')).toBe(999);
-    expect(col(2, 'Initiated or later (minor units)')).toBe(3050);
+    expect(col(2, 'Approved for payment or later (minor units)')).toBe(3050);
     expect(col(2, 'Bulks')).toBe('b1, b2');
     expect(col(1, 'Sent from another computer by')).toBeNull();
     // Whole-upload figures once per upload, so summing the column stays right.

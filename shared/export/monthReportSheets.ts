@@ -80,7 +80,7 @@ export const UPLOAD_FIGURES: ReadonlyArray<FigureLabel<UploadFigure>> = [
   { key: 'submitted', label: 'Submitted', meaning: 'Rows the service took, from the upload ledger.' },
   {
     key: 'accepted',
-    label: 'Initiated or later',
+    label: 'Approved for payment or later',
     meaning: 'Approved for payment and not declined: in progress, paid or cleared (INITIATED and later).',
   },
   { key: 'declined', label: 'Declined', meaning: 'Declined, resolved or open (DECLINED).' },
@@ -92,7 +92,7 @@ export const UPLOAD_FIGURES: ReadonlyArray<FigureLabel<UploadFigure>> = [
 ];
 
 export const UPLOAD_CONTROL_RULE =
-  'For each upload: Submitted = Initiated or later + Declined + Accepted, not yet decided, in count and in amount, for each currency.';
+  'For each upload: Submitted = Approved for payment or later + Declined + Accepted, not yet decided, in count and in amount, for each currency.';
 
 type CountAmount = { count: number; amount: number };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasNamedSheets, sourceFileLabel, workspaceNameFor } from './sourceNames';
+import { hasNamedSheets, sourceFileLabel, workspaceNameFor, uniqueWorkspaceName } from './sourceNames';
 import { TEXT_SHEET_NAME } from './readSpreadsheet';
 
 describe('naming a workspace after its file', () => {
@@ -30,5 +30,15 @@ describe('naming a workspace after its file', () => {
     );
     expect(workspaceNameFor({ fileName: 'gifts', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe('gifts');
     expect(workspaceNameFor({ fileName: '.csv', format: 'csv', sheet: TEXT_SHEET_NAME })).toBe('.csv');
+  });
+});
+
+describe('a new workspace’s name among the others', () => {
+  it('is kept when no other workspace has it, and numbered when one does', () => {
+    expect(uniqueWorkspaceName('gifts (November)', ['other'])).toBe('gifts (November)');
+    expect(uniqueWorkspaceName('gifts (November)', ['gifts (November)'])).toBe('gifts (November) 2');
+    expect(
+      uniqueWorkspaceName('gifts (November)', ['Gifts (November)', 'gifts (November) 2', 'x']),
+    ).toBe('gifts (November) 3');
   });
 });

@@ -23,6 +23,19 @@ export function workspaceNameFor(source: SourceOfWorkspace): string {
   return hasNamedSheets(source.format) ? `${base} (${source.sheet})` : base;
 }
 
+/**
+ * A name no other workspace has, so two imports of the same sheet can be told apart in every list:
+ * "gifts (November)", then "gifts (November) 2", "gifts (November) 3".
+ */
+export function uniqueWorkspaceName(name: string, taken: Iterable<string>): string {
+  const names = new Set([...taken].map((n) => n.trim().toLowerCase()));
+  if (!names.has(name.trim().toLowerCase())) return name;
+  for (let n = 2; ; n++) {
+    const candidate = `${name} ${n}`;
+    if (!names.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
 /** Where the rows came from, for a line of text: "november.csv", or "gifts.xlsx · November" for a workbook. */
 export function sourceFileLabel(source: SourceOfWorkspace): string {
   return hasNamedSheets(source.format) && source.sheet

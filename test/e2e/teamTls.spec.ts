@@ -75,7 +75,7 @@ test('Settings → Test says plainly what TLS is missing, and connects with the 
 
     await address.fill(`${plain}?sslmode=verify-full&sslrootcert=${team.tls!.caFile}`);
     await testButton.click();
-    await expect(feedback).toContainText('as bob (desk_preparer, desk_approver), encrypted (TLSv1.3).');
+    await expect(feedback).toContainText('as bob, preparer and approver; encrypted (TLSv1.3).');
     await expect(feedback).toContainText('Nothing was changed');
   } finally {
     await app.stop();

@@ -186,13 +186,13 @@ export class TeamConnection {
       const secrecy = encryptionInWords(encryption, isLocalServer(target));
       try {
         const rule = await db.rule();
-        const roles = who.roles.length ? who.roles.join(', ') : 'no desk role';
+        const roles = rolesInWords(who.roles);
         return {
           ok: true,
           server,
           login: who.login,
           roles: who.roles,
-          message: `Connected to ${server} as ${who.login} (${roles}), ${secrecy}. ${ruleInWords(rule)}`,
+          message: `Connected to ${server} as ${who.login}, ${roles}; ${secrecy}. ${ruleInWords(rule)}`,
         };
       } catch (e) {
         return {
@@ -257,4 +257,17 @@ export function ruleInWords(rule: TeamRule): string {
   return limits
     ? `The team's rule: an upload waits for an approver when its total is above ${limits}; other currencies always wait.`
     : "The team's rule: every upload waits for an approver (no amount set).";
+}
+
+const roleWords: Record<string, string> = {
+  desk_preparer: 'preparer',
+  desk_approver: 'approver',
+  desk_admin: 'desk admin',
+};
+
+/** A login's desk roles in words, as Settings shows them: "preparer and approver". */
+export function rolesInWords(roles: readonly string[]): string {
+  const words = roles.map((r) => roleWords[r] ?? r);
+  if (words.length === 0) return 'no desk role yet (ask the desk admin to grant one)';
+  return new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(words);
 }

@@ -242,7 +242,7 @@ describe('the month-end report with corrections sent both ways', () => {
       [made.name, 'USD', 1234],
     ]);
     expect(uploads[1]).toMatchObject({
-      'Initiated or later (minor units)': 3050,
+      'Approved for payment or later (minor units)': 3050,
       'Declined (minor units)': 2233,
       'Accepted, not yet decided (minor units)': 0,
       'This currency adds up': 'yes',

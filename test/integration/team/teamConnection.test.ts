@@ -107,7 +107,7 @@ describe('team.test', () => {
       login: 'carol',
       // A desk admin approves only when also granted desk_approver itself.
       roles: ['desk_preparer', 'desk_admin'],
-      message: `Connected to 127.0.0.1:${team.port}/desk as carol (desk_preparer, desk_admin), not encrypted (the server is on this computer). The team's rule: every upload waits for an approver.`,
+      message: `Connected to 127.0.0.1:${team.port}/desk as carol, preparer and desk admin; not encrypted (the server is on this computer). The team's rule: every upload waits for an approver.`,
     });
     expect(conn.current()).toBe(inForce);
     expect((await conn.current()!.who()).login).toBe('alice');

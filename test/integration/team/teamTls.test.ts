@@ -77,7 +77,7 @@ describe('verified TLS', () => {
       await connection('postgres://x@nowhere/x').test(url),
     );
     expect(tried.ok).toBe(true);
-    expect(tried.message).toContain('as alice (desk_preparer), encrypted (TLSv1.3).');
+    expect(tried.message).toContain('as alice, preparer; encrypted (TLSv1.3).');
   });
 
   it('takes the server name as well as the address the certificate is for', async () => {

@@ -59,9 +59,7 @@ function ApprovalList() {
         or rejects them. The team database checks every decision: nobody approves their own upload.
       </Typography>
       {status?.mode === 'team' && status.rule && (
-        <Typography data-testid="approvals-rule">
-          The team’s rule: {approvalPolicyInWords(status.rule)}
-        </Typography>
+        <Typography data-testid="approvals-rule">{approvalPolicyInWords(status.rule)}</Typography>
       )}
       {status?.mode === 'alone' && (
         <Alert severity="info">

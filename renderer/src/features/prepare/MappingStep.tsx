@@ -24,7 +24,7 @@ import {
   type MappingTarget,
   type MappingSuggestion,
 } from '../../../../shared/mapping';
-import { isCurrencyCode } from '../../../../shared/amounts';
+import { detectNumberStyle, isCurrencyCode } from '../../../../shared/amounts';
 import type { WorkspaceMapping } from '../../../../shared/workspace';
 
 interface Props {
@@ -52,6 +52,8 @@ function download(fileName: string, text: string) {
 }
 
 /** Confirm which column holds what: suggestions are shown with their confidence, every choice can be changed. */
+const styleExample = { 'dot-decimal': '1,234.56', 'comma-decimal': '1.234,56' } as const;
+
 export function MappingStep({
   headers,
   samples,
@@ -70,6 +72,12 @@ export function MappingStep({
   const importInput = useRef<HTMLInputElement>(null);
 
   const targetOf = (header: string): MappingTarget | undefined => template.columns[header];
+  // What "Detect from the file" finds in the amount column's first rows, said beside it.
+  const amountIndex = headers.findIndex((h) => template.columns[h] === 'amount');
+  const detectedStyle = useMemo(
+    () => (amountIndex < 0 ? null : detectNumberStyle(samples.map((row) => row[amountIndex]))),
+    [amountIndex, samples],
+  );
   const usedTargets = useMemo(() => new Set(Object.values(template.columns)), [template]);
 
   function setTarget(header: string, choice: string) {
@@ -303,7 +311,11 @@ export function MappingStep({
             onChange={(e) => setNumberStyle(e.target.value as WorkspaceMapping['numberStyle'])}
             sx={{ width: 220, maxWidth: '100%' }}
           >
-            <MenuItem value="auto">Detect from the file</MenuItem>
+            <MenuItem value="auto">
+              {detectedStyle
+                ? `Detect from the file (found ${styleExample[detectedStyle]})`
+                : 'Detect from the file'}
+            </MenuItem>
             <MenuItem value="dot-decimal">1,234.56</MenuItem>
             <MenuItem value="comma-decimal">1.234,56</MenuItem>
           </TextField>
@@ -325,10 +337,10 @@ export function MappingStep({
           {reference.enabled && (
             <TextField
               size="small"
-              label="Reference metadata key"
+              label="Reference name (sent with each donation)"
               value={reference.key}
               onChange={(e) => setReference({ ...reference, key: e.target.value })}
-              sx={{ width: 200 }}
+              sx={{ width: 300, maxWidth: '100%' }}
             />
           )}
         </Stack>

@@ -16,7 +16,7 @@ import {
 import { emptyTemplate, parseWorkspaceMapping, type WorkspaceMapping } from '../../../../shared/workspace';
 import { desk } from '../../app/deskClient';
 import { count } from '../../../../shared/i18n';
-import { workspaceNameFor } from '../../../../shared/spreadsheet/sourceNames';
+import { uniqueWorkspaceName, workspaceNameFor } from '../../../../shared/spreadsheet/sourceNames';
 import { base64ToBytes } from '../../app/bytes';
 import { OPEN_SAMPLE_KEY, OPEN_WORKSPACE_KEY, REPAIR_KEY } from '../../app/routes';
 import { FileOpener, type OpenedFile } from './FileOpener';
@@ -175,9 +175,14 @@ export default function PreparePage() {
     // The rows go to main packed, as bytes (far cheaper than 100,000 objects), sent ahead while the
     // mapping showed; sent again here only if main no longer holds them.
     // The file's size and SHA-256 go with the import into the audit trail.
+    const takenNames = desk['workspace.list']().then((r) => (r.ok ? r.value.map((w) => w.name) : []));
     const digest = await fileDigest(file.bytes);
     const details = {
-      name: workspaceNameFor({ fileName: file.fileName, format: result.format, sheet: result.sheet }),
+      // Two imports of the same sheet get names that tell them apart ("… (November) 2").
+      name: uniqueWorkspaceName(
+        workspaceNameFor({ fileName: file.fileName, format: result.format, sheet: result.sheet }),
+        await takenNames,
+      ),
       source: {
         fileName: file.fileName,
         format: result.format,

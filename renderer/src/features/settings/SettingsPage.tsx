@@ -86,7 +86,7 @@ export function SettingsPage() {
     });
     setBusy(false);
     if (!result.ok) {
-      setFeedback({ severity: 'error', text: result.error.message });
+      setFeedback({ severity: 'error', text: hereInSettings(result.error.message) });
       return false;
     }
     setDraft((d) => ({ ...d, clientSecret: '' }));
@@ -116,7 +116,7 @@ export function SettingsPage() {
           }),
     });
     setBusy(false);
-    if (!result.ok) return setFeedback({ severity: 'error', text: result.error.message });
+    if (!result.ok) return setFeedback({ severity: 'error', text: hereInSettings(result.error.message) });
     setFeedback({ severity: result.value.ok ? 'success' : 'error', text: result.value.message });
   }
 
@@ -255,4 +255,9 @@ export function SettingsPage() {
       )}
     </Stack>
   );
+}
+
+/** A message that sends the person to Settings, shown in Settings: it points at the fields above instead. */
+function hereInSettings(message: string): string {
+  return message.replace(/ in Settings\.$/, ' above.');
 }

@@ -101,7 +101,7 @@ export function TeamDatabasePanel() {
             data-testid="team-database-status"
           >
             {status.reachable
-              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` The team’s rule: ${approvalPolicyInWords(status.rule)}` : ''}`
+              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` ${approvalPolicyInWords(status.rule)}` : ''}`
               : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
           </Alert>
         )}
