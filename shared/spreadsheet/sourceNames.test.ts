@@ -37,8 +37,8 @@ describe('a new workspace’s name among the others', () => {
   it('is kept when no other workspace has it, and numbered when one does', () => {
     expect(uniqueWorkspaceName('gifts (November)', ['other'])).toBe('gifts (November)');
     expect(uniqueWorkspaceName('gifts (November)', ['gifts (November)'])).toBe('gifts (November) 2');
-    expect(
-      uniqueWorkspaceName('gifts (November)', ['Gifts (November)', 'gifts (November) 2', 'x']),
-    ).toBe('gifts (November) 3');
+    expect(uniqueWorkspaceName('gifts (November)', ['Gifts (November)', 'gifts (November) 2', 'x'])).toBe(
+      'gifts (November) 3',
+    );
   });
 });
