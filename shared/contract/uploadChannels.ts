@@ -180,6 +180,8 @@ export const uploadChannels = {
         workspaceId,
         /** Send rows the duplicate guard flagged: all of them, or these row keys. */
         confirmDuplicates: z.union([z.literal('all'), z.array(z.number().int()).max(1_000_000)]).optional(),
+        /** Send only the rows never sent before: every flagged row stays out (nothing goes twice). */
+        skipDuplicates: z.boolean().optional(),
         /** Leave out rows with errors instead of refusing the upload. */
         skipInvalid: z.boolean().optional(),
       })

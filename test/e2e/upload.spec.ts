@@ -161,3 +161,42 @@ test('a row the service refuses: its error on its cell, fixed, resent, processed
   await again.getByRole('button', { name: 'Cancel' }).click();
   expect(await donationsAtService(bridge)).toBe(3);
 });
+
+test('a file holding rows sent before and new ones: send only the new rows, nothing goes twice', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge);
+  const sent = ['840-563097462,25.00,USD,ana@acme.example', '840-446863710,15.00,USD,chloe@acme.example'];
+  await importCsv(page, 'early.csv', ['Charity ID,Gift amount,Currency,Employee email', ...sent]);
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 60_000,
+  });
+  expect(await donationsAtService(bridge)).toBe(2);
+
+  // The month's full list comes later: the same two rows, and three new ones.
+  await page.goto(`${bridge.origin}/#/prepare`);
+  await importCsv(page, 'full.csv', [
+    'Charity ID,Gift amount,Currency,Employee email',
+    ...sent,
+    '250-127883502,10.00,USD,dev@acme.example',
+    '840-695196762,20.00,USD,emma@acme.example',
+    '124-423823932,30.00,USD,hana@acme.example',
+  ]);
+  await page.getByRole('button', { name: 'Upload…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload to the giving service' });
+  await expect(dialog).toContainText('2 rows already went out');
+  const send = dialog.getByRole('button', { name: 'Send' });
+  await expect(send).toBeDisabled();
+  await dialog.getByLabel('Send only the 3 new rows; leave out the 2 rows sent before').check();
+  await expect(dialog.getByRole('group', { name: 'Rows sent before' })).toBeHidden();
+  await expect(send).toBeEnabled();
+  await send.click();
+  await expect(page.getByTestId('intent-state').first()).toHaveAttribute('data-status', 'PROCESSED', {
+    timeout: 60_000,
+  });
+  // Three new donations; the two sent before were left out.
+  expect(await donationsAtService(bridge)).toBe(5);
+});

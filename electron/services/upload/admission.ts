@@ -76,6 +76,7 @@ export async function admit(
   skipInvalid: boolean | undefined,
   confirm: 'all' | number[] | undefined,
   resending?: string,
+  skipDuplicates = false,
 ): Promise<{ rows: ReadyRow[]; duplicates: DuplicateFlags }> {
   if (validated.mappingProblems.length) {
     throw new DeskFailure('MAPPING_INCOMPLETE', validated.mappingProblems.join(' '), {
@@ -91,6 +92,18 @@ export async function admit(
     );
   }
   const flags = await duplicateFlags(ctx, validated.ready, false, resending);
+  if (skipDuplicates) {
+    // "Send only the new rows": every row sent before stays out, whatever was asked of each.
+    const sentBefore = new Set(flags.map((f) => f.rowKey));
+    const rows = validated.ready.filter((r) => !sentBefore.has(r.key));
+    if (rows.length === 0) {
+      throw new DeskFailure(
+        'NOTHING_TO_SEND',
+        'Every valid row of this workspace went out before: there is no new row to upload.',
+      );
+    }
+    return { rows, duplicates: [] };
+  }
   const confirmed = confirm === 'all' ? null : new Set(confirm ?? []);
   const unconfirmed = confirmed ? flags.filter((f) => !confirmed.has(f.rowKey)) : [];
   if (unconfirmed.length) {

@@ -101,6 +101,8 @@ export class UploadEngine {
         validated,
         input.skipInvalid,
         input.confirmDuplicates,
+        undefined,
+        input.skipDuplicates,
       );
       await checkReplacements(this.ctx, rows, uploadId);
       const submission = this.ctx.gate.begin();

@@ -66,6 +66,8 @@ export function UploadDialog({
   const [error, setError] = useState<string | null>(null);
   const [skipInvalid, setSkipInvalid] = useState(false);
   const [confirmAll, setConfirmAll] = useState(false);
+  // "Send only the new rows": every row sent before stays out, nothing goes twice.
+  const [onlyNew, setOnlyNew] = useState(false);
   /** Rows the person agreed to send again one by one; every flagged row needs a yes (or "all"). */
   const [confirmed, setConfirmed] = useState<Set<number>>(() => new Set());
   const [progress, setProgress] = useState<EventPayload<'upload.progress'> | null>(null);
@@ -114,11 +116,13 @@ export function UploadDialog({
       : await desk['upload.start']({
           workspaceId,
           ...(skipInvalid ? { skipInvalid } : {}),
-          ...(confirmAll
-            ? { confirmDuplicates: 'all' as const }
-            : confirmed.size
-              ? { confirmDuplicates: [...confirmed] }
-              : {}),
+          ...(onlyNew
+            ? { skipDuplicates: true }
+            : confirmAll
+              ? { confirmDuplicates: 'all' as const }
+              : confirmed.size
+                ? { confirmDuplicates: [...confirmed] }
+                : {}),
         });
     setSending(false);
     if (!result.ok) return setError(result.error.message);
@@ -141,7 +145,13 @@ export function UploadDialog({
     preview.valid === 0 ||
     preview.mappingProblems.length > 0 ||
     (preview.invalid > 0 && !skipInvalid && !oneByOne) ||
-    (duplicates.length > 0 && !confirmAll && confirmed.size < duplicates.length && !resendIntentId);
+    (duplicates.length > 0 &&
+      !onlyNew &&
+      !confirmAll &&
+      confirmed.size < duplicates.length &&
+      !resendIntentId);
+  // Rows of this upload never sent before (a row flagged twice, by this computer and a colleague, counts once).
+  const newRows = preview ? preview.valid - new Set(duplicates.map((d) => d.rowKey)).size : 0;
 
   return (
     <Dialog
@@ -247,13 +257,29 @@ export function UploadDialog({
                     </span>
                     . Sending them again makes a second donation.
                   </Typography>
-                  <FormControlLabel
-                    control={
-                      <Checkbox checked={confirmAll} onChange={(e) => setConfirmAll(e.target.checked)} />
-                    }
-                    label="Yes, send all of these rows again"
-                  />
-                  {!confirmAll && duplicates.length <= 200 && (
+                  {newRows > 0 && (
+                    <FormControlLabel
+                      control={
+                        <Checkbox
+                          checked={onlyNew}
+                          onChange={(e) => {
+                            setOnlyNew(e.target.checked);
+                            if (e.target.checked) setConfirmAll(false);
+                          }}
+                        />
+                      }
+                      label={`Send only the ${count(newRows, 'new row')}; leave out the ${count(new Set(duplicates.map((d) => d.rowKey)).size, 'row')} sent before`}
+                    />
+                  )}
+                  {!onlyNew && (
+                    <FormControlLabel
+                      control={
+                        <Checkbox checked={confirmAll} onChange={(e) => setConfirmAll(e.target.checked)} />
+                      }
+                      label="Yes, send all of these rows again"
+                    />
+                  )}
+                  {!onlyNew && !confirmAll && duplicates.length <= 200 && (
                     <Stack
                       sx={{ maxHeight: 180, overflowY: 'auto', pl: 1 }}
                       role="group"
