@@ -67,8 +67,36 @@ describe('donation-desk audit verify with a team database in force', () => {
     const { whole, trails } = JSON.parse(run.out) as Trails;
     expect(whole).toBe(true);
     expect(trails[0]).toMatchObject({ trail: 'folder', whole: true });
-    // The team's, when team mode can check it, is the second and whole as well.
-    for (const t of trails.slice(1)) expect(t).toMatchObject({ trail: 'team', whole: true });
+    // The team's is checked beside it, and whole as well.
+    expect(trails.map((t) => t.trail)).toEqual(['folder', 'team']);
+    expect(trails[1]).toMatchObject({ trail: 'team', whole: true });
+  }, 60_000);
+
+  it('names an entry of the team’s trail that a superuser changed, with exit 1', async () => {
+    // alice's own login writes two entries, as her app does.
+    const alice = await team.connect('alice');
+    for (const n of [1, 2]) {
+      await alice.query(
+        "INSERT INTO desk.audit (computer, environment, action, details, origin, origin_seq) VALUES ('alice-laptop', 'offline', 'import', $1, 'folder-alice-verify', $2)",
+        [JSON.stringify({ file: `march-${n}.xlsx` }), n],
+      );
+    }
+    const before = await verify('--json');
+    expect(JSON.parse(before.out).trails[1], before.err).toMatchObject({ trail: 'team', whole: true });
+    // The server's superuser rewrites the first of them, around every rule the desk set.
+    const { rows } = await team.query<{ seq: string }>(
+      "SELECT seq FROM desk.audit WHERE origin = 'folder-alice-verify' ORDER BY seq LIMIT 1",
+    );
+    const seq = Number(rows[0]?.seq);
+    await team.query('ALTER TABLE desk.audit DISABLE TRIGGER USER');
+    await team.query(`UPDATE desk.audit SET details = '{"file":"april.xlsx"}' WHERE seq = $1`, [seq]);
+    await team.query('ALTER TABLE desk.audit ENABLE TRIGGER USER');
+    const run = await verify('--json');
+    expect(run.code, run.err).toBe(1);
+    const { trails } = JSON.parse(run.out) as Trails;
+    expect(trails[1]).toMatchObject({ trail: 'team', whole: false, firstBroken: { seq } });
+    const words = await verify();
+    expect(words.out).toContain(`The team’s audit trail is broken at entry ${seq.toLocaleString('en')}`);
   }, 60_000);
 
   it('names an entry of the data folder changed from outside the app, with exit 1', async () => {
