@@ -331,7 +331,7 @@ export default function UploadsPage() {
                         <TableCell>
                           <Stack spacing={1}>
                             {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
-                              <Button size="small" onClick={() => repair(i)}>
+                              <Button size="small" onClick={() => repair(i)} sx={{ whiteSpace: 'nowrap' }}>
                                 Fix the rows
                               </Button>
                             )}
