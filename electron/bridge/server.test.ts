@@ -158,7 +158,7 @@ describe('local bridge', () => {
     const body = (await res.json()) as { ok: boolean; error: { code: string; message: string } };
     expect(body.ok).toBe(false);
     expect(body.error.code).toBe('INVALID_INPUT');
-    expect(body.error.message).toMatch(/environment/);
+    expect(body.error.message).toMatch(/^Environment: /);
   });
 
   it('takes a call with byte attachments (a new workspace packed) and refuses a broken one', async () => {
