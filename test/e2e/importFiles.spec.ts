@@ -17,7 +17,7 @@ test('a Shift-JIS CSV opens with its Japanese headers, and the notes name the en
     buffer: SHIFT_JIS,
   });
   await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
-  await expect(page.getByText('it was read as Shift-JIS (Japanese)')).toBeVisible();
+  await expect(page.locator('#main').getByText('it was read as Shift-JIS (Japanese)')).toBeVisible();
   await expect(page.getByLabel('Use “氏名” as')).toBeVisible();
 });
 

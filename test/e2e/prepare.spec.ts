@@ -221,6 +221,8 @@ test('the mapping step at 1280 px: an unused column reads Not used, and no label
   await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
   await expect(page.getByRole('heading', { name: 'Match the columns' })).toBeVisible();
   await expect(page.getByLabel('Use “Employee ID” as')).toHaveText('Not used');
+  // Detect from the file says what it found.
+  await expect(page.getByText('Found in this file: 1,234.56')).toBeVisible();
   const cut = await page.evaluate(() =>
     Array.from(document.querySelectorAll<HTMLElement>('main label, main [role=combobox]'))
       .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)

@@ -307,15 +307,16 @@ export function MappingStep({
             select
             size="small"
             label="Number style"
+            helperText={
+              numberStyle === 'auto' && detectedStyle
+                ? `Found in this file: ${styleExample[detectedStyle]}`
+                : undefined
+            }
             value={numberStyle}
             onChange={(e) => setNumberStyle(e.target.value as WorkspaceMapping['numberStyle'])}
             sx={{ width: 220, maxWidth: '100%' }}
           >
-            <MenuItem value="auto">
-              {detectedStyle
-                ? `Detect from the file (found ${styleExample[detectedStyle]})`
-                : 'Detect from the file'}
-            </MenuItem>
+            <MenuItem value="auto">Detect from the file</MenuItem>
             <MenuItem value="dot-decimal">1,234.56</MenuItem>
             <MenuItem value="comma-decimal">1.234,56</MenuItem>
           </TextField>
