@@ -21,6 +21,7 @@ import {
 } from '../../../../shared/audit/describeAuditEntry';
 import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
+import { utcDateTime } from '../../lib/dates';
 import { useTeam } from '../../app/TeamContext';
 import { base64ToBytes } from '../../app/bytes';
 import { downloadBytes } from '../../lib/downloadBytes';
@@ -54,8 +55,8 @@ function filterOf(form: Form): AuditFilter {
   return filter;
 }
 
-/** "2026-11-25 09:05:12 UTC": the trail's own time, the same on every computer. */
-const utc = (at: string) => `${at.slice(0, 10)} ${at.slice(11, 19)} UTC`;
+/** "Nov 25, 2026, 9:05:12 AM UTC": the trail's own time, the same on every computer, in the one date format. */
+const utc = (at: string) => utcDateTime(at, true);
 
 function Subject({ entry }: { entry: AuditEntry }) {
   const parts = [

@@ -26,6 +26,8 @@ import {
 import { count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { downloadBytes } from '../../lib/downloadBytes';
+import { utcDateTime } from '../../lib/dates';
+import { environmentLabels, type EnvironmentId } from '../../../../shared/contract/environment';
 import { currencyLabel, sentElsewhereNote } from './statusLook';
 import { ScrollRegion } from '../../components/ScrollRegion';
 
@@ -35,7 +37,7 @@ function thisMonth(): string {
 }
 
 /** The month is a UTC month, so times are shown in UTC too: an upload never seems to sit in another month. */
-const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const utc = (iso: string): string => utcDateTime(iso);
 
 /** Tables of many figures: narrower gaps between columns, so that five-digit amounts fit at 1280 px. */
 const FIGURE_TABLE = { '& th, & td': { px: 1 } };
@@ -149,8 +151,10 @@ export function MonthReport() {
         <>
           <Typography sx={{ mt: 1 }}>
             {count(report.uploads.length, 'upload')} and {count(oneByOne, 'donation')} sent one by one in{' '}
-            {report.month} (UTC) · {report.environment} · made {utc(report.generatedAt)} · donations last read
-            from the service {report.lastRefreshAt ? utc(report.lastRefreshAt) : 'never'}{' '}
+            {report.month} (UTC) ·{' '}
+            {environmentLabels[report.environment as EnvironmentId] ?? report.environment} · made{' '}
+            {utc(report.generatedAt)} · donations last read from the service{' '}
+            {report.lastRefreshAt ? utc(report.lastRefreshAt) : 'never'}{' '}
             <Chip
               size="small"
               color={report.reconciled ? 'success' : 'warning'}
