@@ -12,7 +12,7 @@ describe('cannot-receive text', () => {
         donationId: 'd-1',
       }),
     ).toBe(
-      `Cannot receive money: the cause has no bank account on file. (a donation to it was declined ${new Date(declinedAt).toLocaleDateString()}).`,
+      `Cannot receive money: the cause has no bank account on file. (a donation to it was declined on ${new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(declinedAt))}).`,
     );
   });
 });

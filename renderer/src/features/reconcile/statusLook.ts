@@ -1,3 +1,4 @@
+import { dateTime } from '../../lib/dates';
 import type { DonationStatus } from '../../../../shared/contract/reconcileChannels';
 
 export const STATUSES: DonationStatus[] = [
@@ -33,7 +34,8 @@ export function currencyLabel(code: string): string {
   return name && name !== code ? `${name} (${code})` : code;
 }
 
-export const time = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
+/** "Nov 25, 2026, 10:05 AM": the one date format (lib/dates). */
+export const time = (iso: string | null): string => dateTime(iso);
 
 /** "Nov 25, 10:05 AM": short enough for a table cell; the full time is in the details. */
 export const shortTime = (iso: string | null): string =>
