@@ -10,6 +10,9 @@ import { editResultWords, invalidRowsWords, type EditedCell } from './editWords'
  * `counts` object, made after the edit's check; the largest recipients, worked out later, keep it),
  * so the count is the one the screen shows.
  */
+/** How long the counts must stay the same before an edit's result is said. */
+const SETTLE_MS = 300;
+
 export function useEditAnnouncements(
   counts: unknown,
   invalid: number,
@@ -19,20 +22,40 @@ export function useEditAnnouncements(
   const changed = useRef(false);
   const lastInvalid = useRef<number | null>(null);
   const latestIssuesOf = useRef(issuesOf);
+  const latestInvalid = useRef(invalid);
+  const settle = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     latestIssuesOf.current = issuesOf;
+    latestInvalid.current = invalid;
   });
+  useEffect(
+    () => () => {
+      if (settle.current) clearTimeout(settle.current);
+    },
+    [],
+  );
 
   useEffect(() => {
-    const cell = edited.current;
-    if (cell) {
-      announce(editResultWords(cell, latestIssuesOf.current(cell.key, cell.column), invalid));
-    } else if (changed.current && lastInvalid.current !== null && lastInvalid.current !== invalid) {
-      announce(`${invalidRowsWords(invalid)[0]!.toUpperCase()}${invalidRowsWords(invalid).slice(1)}.`);
+    if (!edited.current && !changed.current) {
+      lastInvalid.current = invalid;
+      return;
     }
-    edited.current = null;
-    changed.current = false;
-    lastInvalid.current = invalid;
+    // The counts may be worked out in steps (the row's own checks, then the file's, such as the
+    // usual amount): said once they have settled, so the count said is the one the screen ends on.
+    if (settle.current) clearTimeout(settle.current);
+    settle.current = setTimeout(() => {
+      settle.current = null;
+      const cell = edited.current;
+      const now = latestInvalid.current;
+      if (cell) {
+        announce(editResultWords(cell, latestIssuesOf.current(cell.key, cell.column), now));
+      } else if (changed.current && lastInvalid.current !== null && lastInvalid.current !== now) {
+        announce(`${invalidRowsWords(now)[0]!.toUpperCase()}${invalidRowsWords(now).slice(1)}.`);
+      }
+      edited.current = null;
+      changed.current = false;
+      lastInvalid.current = now;
+    }, SETTLE_MS);
     // The counts' identity marks a new count; invalid alone may stay the same.
   }, [counts]); // eslint-disable-line react-hooks/exhaustive-deps
 
