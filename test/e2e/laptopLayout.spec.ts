@@ -97,3 +97,32 @@ fastTest(
     expect(inView).toBeGreaterThanOrEqual(12);
   },
 );
+
+fastTest(
+  'at 1280×720 an upload’s file and its timeline take a few lines, each step on one line',
+  async ({ page, bridge }) => {
+    fastTest.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openApp(page, bridge, 'prepare');
+    await openFixedSample(page);
+    await sendAndProcess(page);
+    const steps = page
+      .getByRole('list', { name: /^Timeline of / })
+      .first()
+      .getByRole('listitem');
+    await expect(steps.first()).toBeVisible();
+    const lineHeight = await steps.first().evaluate((li) => parseFloat(getComputedStyle(li).lineHeight));
+    const heights = await steps.evaluateAll((all) => all.map((li) => li.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThanOrEqual(4);
+    for (const height of heights) expect(height, 'a step on one line').toBeLessThan(lineHeight * 1.5);
+    // The date is written once; later steps the same day give their time only.
+    const texts = await steps.allTextContents();
+    const year = String(new Date().getFullYear());
+    expect(texts.filter((t) => t.includes(year)).length).toBe(1);
+    // The file's row and its timeline together stay within a third of the window.
+    const row = page.getByTestId('intent-row').first();
+    const rowBox = await row.boundingBox();
+    const lastStep = await steps.last().boundingBox();
+    expect(rowBox && lastStep && lastStep.y + lastStep.height - rowBox.y).toBeLessThan(720 / 3);
+  },
+);

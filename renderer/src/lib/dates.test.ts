@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateTime, dateTimeSeconds, day, dayWords, utcDateTime } from './dates';
+import { dateTime, dateTimeSeconds, day, dayWords, stepTimes, timeOfDaySeconds, utcDateTime } from './dates';
 
 const at = '2026-11-26T15:27:05Z';
 const local = (options: Intl.DateTimeFormatOptions) =>
@@ -28,5 +28,20 @@ describe('one date format throughout', () => {
     expect(dateTime(null)).toBe('—');
     expect(day('not a date')).toBe('—');
     expect(utcDateTime(undefined)).toBe('—');
+  });
+
+  it('writes a timeline’s date once per day: later steps on the same day show only their time', () => {
+    const first = '2026-11-26T12:00:01Z';
+    const second = '2026-11-26T12:00:09Z';
+    const nextDay = '2026-11-28T12:00:00Z';
+    expect(stepTimes([first, second, nextDay])).toEqual([
+      dateTimeSeconds(first),
+      timeOfDaySeconds(second),
+      dateTimeSeconds(nextDay),
+    ]);
+    expect(timeOfDaySeconds(second)).toBe(
+      new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' }).format(new Date(second)),
+    );
+    expect(stepTimes([])).toEqual([]);
   });
 });

@@ -52,3 +52,20 @@ export function utcDateTime(iso: string | null | undefined, withSeconds = false)
     : format('utc', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   return `${f.format(d)} UTC`;
 }
+
+/** "3:27:05 PM" (local time of day, with seconds). */
+export function timeOfDaySeconds(iso: string | null | undefined): string {
+  const d = iso ? valid(iso) : null;
+  return d ? format('ts', { timeStyle: 'medium' }).format(d) : '—';
+}
+
+/**
+ * The times of steps that follow one another (a timeline): each in full, except that a step on the
+ * same local day as the one before it shows only its time of day, so a list of steps seconds apart
+ * does not repeat the date on every line.
+ */
+export function stepTimes(isos: readonly string[]): string[] {
+  return isos.map((iso, i) =>
+    i > 0 && day(iso) === day(isos[i - 1]) && day(iso) !== '—' ? timeOfDaySeconds(iso) : dateTimeSeconds(iso),
+  );
+}

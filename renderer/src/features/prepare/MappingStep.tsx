@@ -158,7 +158,12 @@ export function MappingStep({
         <Typography color="text.secondary" sx={{ flexGrow: 1 }}>
           Suggestions are chosen from the column names and their first values. Change any choice below.
         </Typography>
-        <Button variant="outlined" size="small" onClick={unusedAsMetadata}>
+        <Button
+          variant="outlined"
+          size="small"
+          onClick={unusedAsMetadata}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        >
           Keep unused columns as metadata
         </Button>
       </Stack>

@@ -77,7 +77,7 @@ export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boo
           </Typography>
         )}
         <Typography variant="body2" color="text.secondary">
-          A donation is decided (initiated or declined) a few minutes after it is accepted, and paid and
+          A donation is decided (approved for payment or declined) a few minutes after it is accepted, and paid and
           cleared within about nine hours. Move the clock forward to see it happen now.
         </Typography>
         <Stack

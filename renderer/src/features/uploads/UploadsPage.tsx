@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -35,6 +35,7 @@ import { ScrollRegion } from '../../components/ScrollRegion';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 import { useOutcomeAnnouncements } from './useOutcomeAnnouncements';
+import { stepTimes } from '../../lib/dates';
 
 const uploadStateLabels: Record<
   UploadView['state'],
@@ -142,16 +143,41 @@ function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView
   );
 }
 
+/**
+ * The steps in one band under the file's row, one after another as they happened: the date once, then
+ * the time of later steps the same day.
+ */
 function Timeline({ intent, name }: { intent: IntentView; name: string }) {
+  const steps = timelineSteps(intent.timeline);
+  const times = stepTimes(steps.map((t) => t.at));
   return (
-    <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${name}`}>
-      {timelineSteps(intent.timeline).map((t, i) => (
-        <li key={i}>
-          <strong title={t.code}>{t.label}</strong> · {time(t.at)}
+    <Box
+      component="ol"
+      sx={{
+        m: 0,
+        p: 0,
+        fontSize: 13,
+        listStyle: 'none',
+        display: 'flex',
+        flexWrap: 'wrap',
+        columnGap: 1.5,
+        rowGap: 0.25,
+        counterReset: 'step',
+        '& > li::before': {
+          counterIncrement: 'step',
+          content: 'counter(step) ". "',
+          color: 'text.secondary',
+        },
+      }}
+      aria-label={`Timeline of ${name}`}
+    >
+      {steps.map((t, i) => (
+        <Box component="li" key={i}>
+          <strong title={t.code}>{t.label}</strong> · {times[i]}
           {t.note ? ` · ${t.note}` : ''}
-        </li>
+        </Box>
       ))}
-    </Stack>
+    </Box>
   );
 }
 
@@ -287,7 +313,6 @@ export default function UploadsPage() {
                       <TableCell align="right">Rows</TableCell>
                       <TableCell align="right">Accepted</TableCell>
                       <TableCell align="right">Invalid</TableCell>
-                      <TableCell>Timeline</TableCell>
                       <TableCell>
                         <span className="visually-hidden">Actions</span>
                       </TableCell>
@@ -295,60 +320,64 @@ export default function UploadsPage() {
                   </TableHead>
                   <TableBody>
                     {u.intents.map((i) => (
-                      <TableRow key={i.intentId} data-testid="intent-row">
-                        <TableCell>
-                          <IntentName upload={u} intent={i} />
-                        </TableCell>
-                        <TableCell>
-                          <Tooltip title={withCode(intentStateWord(i.state), i.state)} describeChild>
-                            <strong data-testid="intent-state" data-status={i.state}>
-                              {intentStateWord(i.state)}
-                            </strong>
-                          </Tooltip>
-                          {i.error && (
-                            <Tooltip
-                              title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}
-                              describeChild
-                            >
-                              <Typography variant="body2" color="error" data-testid="intent-error">
-                                {intentErrorWords(i)?.text}
-                              </Typography>
+                      <Fragment key={i.intentId}>
+                        <TableRow data-testid="intent-row" sx={{ '& > td': { borderBottom: 0 } }}>
+                          <TableCell>
+                            <IntentName upload={u} intent={i} />
+                          </TableCell>
+                          <TableCell>
+                            <Tooltip title={withCode(intentStateWord(i.state), i.state)} describeChild>
+                              <strong data-testid="intent-state" data-status={i.state}>
+                                {intentStateWord(i.state)}
+                              </strong>
                             </Tooltip>
-                          )}
-                          {i.state === 'ERROR' && !i.correctedByUpload && (
-                            <RefusedRows intentId={i.intentId} />
-                          )}
-                          {i.correctedByUpload && (
-                            <Typography variant="body2">Corrected by a later upload.</Typography>
-                          )}
-                        </TableCell>
-                        <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
-                        <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
-                        <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
-                        <TableCell>
-                          <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
-                        </TableCell>
-                        <TableCell>
-                          <Stack spacing={1}>
-                            {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
-                              <Button size="small" onClick={() => repair(i)} sx={{ whiteSpace: 'nowrap' }}>
-                                Fix the rows
-                              </Button>
+                            {i.error && (
+                              <Tooltip
+                                title={`The service said: ${intentErrorWords(i)?.serviceSaid ?? ''}`}
+                                describeChild
+                              >
+                                <Typography variant="body2" color="error" data-testid="intent-error">
+                                  {intentErrorWords(i)?.text}
+                                </Typography>
+                              </Tooltip>
                             )}
-                            {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
-                              <Typography variant="body2" data-testid="repair-elsewhere">
-                                Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from
-                                their workspace, on their computer.
-                              </Typography>
+                            {i.state === 'ERROR' && !i.correctedByUpload && (
+                              <RefusedRows intentId={i.intentId} />
                             )}
-                            {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
-                              <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
-                                Check now
-                              </Button>
+                            {i.correctedByUpload && (
+                              <Typography variant="body2">Corrected by a later upload.</Typography>
                             )}
-                          </Stack>
-                        </TableCell>
-                      </TableRow>
+                          </TableCell>
+                          <TableCell align="right">{i.rows.toLocaleString()}</TableCell>
+                          <TableCell align="right">{i.counts.accepted?.toLocaleString() ?? '—'}</TableCell>
+                          <TableCell align="right">{i.counts.invalid?.toLocaleString() ?? '—'}</TableCell>
+                          <TableCell>
+                            <Stack spacing={1}>
+                              {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId !== '' && (
+                                <Button size="small" onClick={() => repair(i)} sx={{ whiteSpace: 'nowrap' }}>
+                                  Fix the rows
+                                </Button>
+                              )}
+                              {i.state === 'ERROR' && !i.correctedByUpload && u.workspaceId === '' && (
+                                <Typography variant="body2" data-testid="repair-elsewhere">
+                                  Sent for {u.approval?.preparer ?? 'the preparer'}: the rows are fixed from
+                                  their workspace, on their computer.
+                                </Typography>
+                              )}
+                              {i.serviceId && !['PROCESSED', 'ERROR', 'abandoned'].includes(i.state) && (
+                                <Button size="small" variant="outlined" onClick={() => void checkNow(i)}>
+                                  Check now
+                                </Button>
+                              )}
+                            </Stack>
+                          </TableCell>
+                        </TableRow>
+                        <TableRow>
+                          <TableCell colSpan={6} sx={{ pt: 0 }}>
+                            <Timeline intent={i} name={intentNameWords(u.workspaceName, i)} />
+                          </TableCell>
+                        </TableRow>
+                      </Fragment>
                     ))}
                   </TableBody>
                 </Table>
