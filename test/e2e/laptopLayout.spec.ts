@@ -126,3 +126,16 @@ fastTest(
     expect(rowBox && lastStep && lastStep.y + lastStep.height - rowBox.y).toBeLessThan(720 / 3);
   },
 );
+
+test('at 1280×720 the search fields show their whole labels', async ({ page, bridge }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openApp(page, bridge, 'search');
+  const form = page.getByRole('search', { name: 'Giving opportunities' });
+  await expect(form.getByLabel('Near (latitude,longitude)')).toBeVisible();
+  const cut = await form
+    .locator('label')
+    .evaluateAll((labels) =>
+      labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent ?? ''),
+    );
+  expect(cut, 'labels cut short').toEqual([]);
+});

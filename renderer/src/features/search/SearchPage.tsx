@@ -139,14 +139,19 @@ export default function SearchPage() {
         Find giving opportunities by topic, optionally ranked near one of your locations.
       </Typography>
       <Box component="form" onSubmit={(e) => void submit(e)} role="search" aria-label="Giving opportunities">
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' } }}>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          useFlexGap
+          sx={{ alignItems: { md: 'flex-start' }, flexWrap: { md: 'wrap' } }}
+        >
           <TextField
             label="Topic"
             value={q}
             onChange={(e) => setQ(e.target.value)}
             error={Boolean(topicError)}
             helperText={topicError ?? 'Words such as food, literacy or wildlife'}
-            sx={{ flex: 2 }}
+            sx={{ flex: 2, minWidth: { md: '12rem' } }}
             slotProps={{ htmlInput: { maxLength: 200 } }}
           />
           <TextField
@@ -155,7 +160,7 @@ export default function SearchPage() {
             onChange={(e) => setNear(e.target.value)}
             error={Boolean(nearProblem)}
             helperText={nearProblem ?? 'Optional: ranks nearby causes first'}
-            sx={{ flex: 1 }}
+            sx={{ flex: 1, minWidth: { md: '15rem' } }}
           />
           <TextField
             select
@@ -166,7 +171,7 @@ export default function SearchPage() {
                 ?.geoCoordinate;
               if (picked) setNear(`${picked.latitude},${picked.longitude}`);
             }}
-            sx={{ flex: 1, minWidth: 200 }}
+            sx={{ flex: 1, minWidth: { md: '15rem' } }}
             helperText={known.length ? `${known.length} with coordinates` : 'None in the register yet'}
           >
             {known.length === 0 && (
