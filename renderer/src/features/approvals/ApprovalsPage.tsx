@@ -112,7 +112,7 @@ function ApprovalList() {
               <TableRow>
                 <TableCell>Upload</TableCell>
                 <TableCell>State</TableCell>
-                <TableCell>Prepared by</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>Prepared by</TableCell>
                 <TableCell>Submitted</TableCell>
                 <TableCell align="right">Rows declared</TableCell>
                 <TableCell align="right">Totals declared</TableCell>
@@ -136,7 +136,7 @@ function ApprovalList() {
                   </TableCell>
                   <TableCell>
                     {a.preparer}
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
                       on {a.computer}
                     </Typography>
                   </TableCell>
@@ -164,7 +164,9 @@ function ApprovalList() {
                       '—'
                     )}
                   </TableCell>
-                  <TableCell data-testid="approval-sender">{senderInWords(a)}</TableCell>
+                  <TableCell data-testid="approval-sender" sx={{ minWidth: '8rem' }}>
+                    {senderInWords(a)}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
