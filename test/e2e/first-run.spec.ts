@@ -26,11 +26,13 @@ test.use({ viewport: { width: WIDTH, height: HEIGHT } });
 async function shot(
   page: Page,
   name: string,
-  options: { fullPage?: boolean; height?: number } = {},
+  options: { fullPage?: boolean; height?: number; width?: number } = {},
 ): Promise<void> {
   if (!SCREENSHOTS) return;
   await mkdir('docs/images', { recursive: true });
-  if (options.height) await page.setViewportSize({ width: WIDTH, height: options.height });
+  const resized = options.height || options.width;
+  if (resized)
+    await page.setViewportSize({ width: options.width ?? WIDTH, height: options.height ?? HEIGHT });
   // Let fades and progress bars settle, as in the accessibility checks.
   await page.waitForFunction(() =>
     document
@@ -38,7 +40,7 @@ async function shot(
       .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );
   await page.screenshot({ path: `docs/images/${name}.png`, fullPage: options.fullPage ?? false });
-  if (options.height) await page.setViewportSize({ width: WIDTH, height: HEIGHT });
+  if (resized) await page.setViewportSize({ width: WIDTH, height: HEIGHT });
 }
 
 const area = (page: Page, name: string) =>
@@ -151,6 +153,7 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await declined.getByRole('button', { name: 'Correct' }).click();
   const correct = page.getByRole('dialog', { name: 'Create a corrected donation' });
   await correct.getByRole('combobox', { name: 'Recipient' }).fill('840-446863710');
+  await shot(page, 'reconcile-correct-cause');
   await correct.getByRole('button', { name: 'Create donation' }).click();
   // Said once done, in the words of the money; the declined one named by what replaced it, and the
   // headline never counts the two together.
@@ -163,6 +166,21 @@ test('first run: the sample from import to a month-end that reconciles, through 
   await expect(page.getByTestId('status-bar-label')).toHaveText(
     'US Dollar (USD) · 39 donations · $8,607.26, and 1 declined donation ($35.00) apart',
   );
+
+  if (SCREENSHOTS) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'reconcile-overview');
+    // One donation's details and the states it went through, beside the list, at 1280 px.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('donation-row').nth(1).click();
+    await expect(page.getByTestId('donation-details')).toBeVisible();
+    await page.getByRole('heading', { name: /^Donations/ }).evaluate((h) => {
+      const bar = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+      window.scrollBy(0, h.getBoundingClientRect().top - bar - 16);
+    });
+    await shot(page, 'reconcile-donations');
+    await page.setViewportSize({ width: WIDTH, height: HEIGHT });
+  }
 
   // 7. The month-end report reconciles: both uploads' rows and the correction, each counted once.
   await page.getByRole('button', { name: 'Show report' }).click();
