@@ -32,7 +32,14 @@ describe('calendar words', () => {
     const now = new Date('2026-11-26T12:00:00Z');
     const ahead = maintenanceAheadWords(december, now, { locale: 'en-GB', timeZone: 'UTC' });
     expect(ahead).toMatch(/Sat,? 5 Dec 2026, 18:00–24:00 Mountain Time/);
-    expect(ahead).toContain('07:00');
+    // One span in the person's day, the day named once: not "01:00 your time to 07:00".
+    expect(ahead).toMatch(/\(Sun,? 6 Dec,? 01:00–07:00 your time\)$/);
+    // Where the window crosses the person's midnight, both ends carry their day.
+    const newYork = maintenanceAheadWords(december, now, { locale: 'en-GB', timeZone: 'America/New_York' });
+    expect(newYork).toMatch(/\(Sat,? 5 Dec,? 20:00 to Sun,? 6 Dec,? 02:00 your time\)$/);
+    // In Mountain Time itself the window ends at 24:00 of its Saturday.
+    const denver = maintenanceAheadWords(december, now, { locale: 'en-GB', timeZone: 'America/Denver' });
+    expect(denver).toMatch(/\(Sat,? 5 Dec,? 18:00–24:00 your time\)$/);
     const guess = maintenanceAheadWords({ ...december, estimated: true }, now, {
       locale: 'en-GB',
       timeZone: 'UTC',

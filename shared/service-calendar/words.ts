@@ -48,6 +48,24 @@ function yourTime(instant: Date, now: Date, words: TimeWords): string {
   return `${clock(instant, words, !sameDay)} your time`;
 }
 
+/**
+ * A window in the person's own time: "Sun 6 Dec, 02:00–08:00 your time" when it lies in one of their
+ * days (the day said when it is not today), else "Sat 5 Dec, 20:00 to Sun 6 Dec, 02:00 your time".
+ * A window ending at the person's midnight ends at 24:00 of its day.
+ */
+function yourSpan(window: MaintenanceWindow, now: Date, words: TimeWords): string {
+  const lastMoment = new Date(window.end.getTime() - 1);
+  const oneDay = dayOf(window.start, words.timeZone) === dayOf(lastMoment, words.timeZone);
+  const start = clock(
+    window.start,
+    words,
+    dayOf(window.start, words.timeZone) !== dayOf(now, words.timeZone),
+  );
+  if (!oneDay) return `${start} to ${clock(window.end, words, true)} your time`;
+  const end = clock(window.end, words, false);
+  return `${start}–${end === '00:00' ? '24:00' : end} your time`;
+}
+
 /** While a window is in force. */
 export function maintenanceNowWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
   return maintenanceUntilWords(window.end, now, words);
@@ -80,9 +98,7 @@ export const REFRESH_HELD_WORDS =
 
 /** A window to come, for Settings and the header ("Next scheduled maintenance: …"). */
 export function maintenanceAheadWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
-  const when =
-    `${saturday(window, words)}, 18:00–24:00 Mountain Time ` +
-    `(${yourTime(window.start, now, words)} to ${clock(window.end, words, false)})`;
+  const when = `${saturday(window, words)}, 18:00–24:00 Mountain Time (${yourSpan(window, now, words)})`;
   return window.estimated
     ? `${when}: a guess, about five weeks after the last known date; check the service's announcements.`
     : when;
