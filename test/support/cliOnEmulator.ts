@@ -7,10 +7,11 @@ import { closeDatabase } from '../../electron/services/db/deskDatabase';
 import { runCliInProcess, type CliOutput } from '../integration/cliInProcess';
 
 /*
- * A test emulator with its causes in good standing (for tests that run the CLI as a process), and
- * the CLI in this process against a test emulator of its own, on a data folder of its own (`dir`/data
- * in a temp folder), for one test file: started in beforeAll, stopped and removed in afterAll. Commands
- * register themselves when imported: the test file imports those it runs.
+ * For the CLI's tests: a quiet test emulator with its causes in good standing (enough for tests that
+ * run the CLI as a process), and cliOnEmulator, the CLI in this process against an emulator of its
+ * own on a data folder of its own (`dir`/data in a temp folder), for one test file: started in
+ * beforeAll, stopped and removed in afterAll. Commands register themselves when imported: the test
+ * file imports those it runs.
  */
 
 /** Quick polls, so a CLI that waits for the service follows it in a fraction of a second. */
@@ -45,9 +46,9 @@ export async function startEmulatorWithCauses(
   return { emu, recipients: info.samples.causesInGoodStanding.map((c) => c.id) };
 }
 
-async function startCliOnEmulator(
-  options: CliOnEmulatorOptions,
-): Promise<CliOnEmulator & { close(): Promise<void> }> {
+type StartedCli = CliOnEmulator & { close(): Promise<void> };
+
+async function startCliOnEmulator(options: CliOnEmulatorOptions): Promise<StartedCli> {
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const { emu, recipients } = await startEmulatorWithCauses(options.timeScale);
   return {
@@ -65,7 +66,7 @@ async function startCliOnEmulator(
 
 /** The CLI and its emulator for the test file that calls this (at its top level). */
 export function cliOnEmulator(options: CliOnEmulatorOptions): CliOnEmulator {
-  let started: (CliOnEmulator & { close(): Promise<void> }) | undefined;
+  let started: StartedCli | undefined;
   const running = () => {
     if (!started) throw new Error('The CLI’s emulator is started in beforeAll.');
     return started;
