@@ -4,56 +4,21 @@
 // each run is printed. Nothing fails on a slow figure: the machine is shared.
 //
 // Usage: node scripts/bench-audit-edit.mjs [--rows N] [--edits E] [--runs R]
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { rawText } from './esbuildRawText.mjs';
+import { ms, numberArg, withBenchTask } from './benchTask.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const rows = arg('--rows', 100_000);
-const edits = arg('--edits', 300);
-const runs = arg('--runs', 3);
+const rows = numberArg('--rows', 100_000);
+const edits = numberArg('--edits', 300);
+const runs = numberArg('--runs', 3);
 
-const work = mkdtempSync(join(tmpdir(), 'dd-bench-audit-edit-'));
-const task = join(work, 'task.cjs');
-try {
-  await build({
-    entryPoints: [join(root, 'scripts', 'bench-audit-edit-task.ts')],
-    outfile: task,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['electron', '@photostructure/sqlite', 'xlsx'],
-    logLevel: 'warning',
-    plugins: [rawText],
-  });
-  const env = { ...process.env, NODE_PATH: join(root, 'node_modules') };
+await withBenchTask('bench-audit-edit-task.ts', async (run) => {
   const figures = { plain: [], audit: [] };
-  for (let run = 0; run < runs; run++) {
-    for (const variant of ['plain', 'audit']) {
-      const result = spawnSync(process.execPath, [task, String(rows), String(edits), variant], {
-        encoding: 'utf8',
-        env,
-      });
-      if (result.status !== 0) throw new Error(`${variant} failed: ${result.stderr.slice(-2000)}`);
-      figures[variant].push(JSON.parse(result.stdout.trim().split('\n').pop()));
-    }
+  for (let i = 0; i < runs; i++) {
+    for (const variant of ['plain', 'audit']) figures[variant].push(run([rows, edits, variant], variant));
   }
-  const ms = (n) => `${n.toFixed(2)} ms`;
   for (const variant of ['plain', 'audit']) {
     const list = figures[variant];
     console.log(
       `${variant === 'audit' ? 'with audit trail   ' : 'without audit trail'}: first edit 1 s after import ${list.map((f) => ms(f.first)).join(', ')}; one cell ${list.map((f) => ms(f.single)).join(', ')}; 1,000 cells ${list.map((f) => ms(f.bulk1000)).join(', ')}`,
     );
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
+});

@@ -1,25 +1,17 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import pg from 'pg';
-import { startPgCluster, type PgCluster } from '../support/pgCluster';
-import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
 import { gzipBulkFile } from '../../electron/services/upload/compress';
 import type { DonationAttributes } from '../../shared/donation';
 import { expect, openApp, openFixedSample, seriousViolations } from './fixtures';
-import { startTeamApp, withAliceAndBob } from './teamApps';
+import { ALICE, aliceAndBobTeam, BOB, startTeamApp } from './teamApps';
 
 /*
  * Team mode in the browser: a throwaway PostgreSQL cluster set up with `init-team`, two logins
  * (alice prepares, bob approves), uploads submitted through the team database's own interface, and each person's own app (a bridge
  * whose DONATION_DESK_DATABASE_URL names their login).
  */
-
-const ALICE = { login: 'alice', password: 'alice-pw-1' };
-const BOB = { login: 'bob', password: 'bob-pw-2' };
-
-let cluster: PgCluster;
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -30,7 +22,7 @@ interface Submitted {
 
 /** A login's own connection to the team database, as their app opens it. */
 const teamDatabaseOf = (who: { login: string; password: string }, computer: string) =>
-  new PgTeamDatabase({ url: cluster.url(who.login, who.password), computer });
+  new PgTeamDatabase({ url: team.cluster.url(who.login, who.password), computer });
 
 /**
  * Donations adding up to the declared totals: the largest recipients named, the rest of each
@@ -108,29 +100,12 @@ const submitAsAlice = (...args: Parameters<typeof submitAs> extends [unknown, ..
   submitAs(ALICE, ...args);
 
 const startApp = (who: { login: string; password: string } | null, url?: string) =>
-  startTeamApp(url ?? (who ? cluster.url(who.login, who.password) : null));
+  startTeamApp(url ?? (who ? team.cluster.url(who.login, who.password) : null));
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Areas' });
 
-const test = withAliceAndBob((who) =>
-  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
-);
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startPgCluster();
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  try {
-    await initTeamDatabase(admin);
-  } finally {
-    await admin.end();
-  }
-  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
-  await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
-  // October went out (approved by bob, sent by alice): the review compares November with it.
+/** October went out (approved by bob, sent by alice): the review compares November with it. */
+async function octoberWentOut(): Promise<void> {
   const october = await submitAsAlice(
     'upload-october',
     'October gifts',
@@ -146,11 +121,12 @@ test.beforeAll(async () => {
   } finally {
     await Promise.all([bob.close(), alice.close()]);
   }
-});
+}
 
-test.afterAll(async () => {
-  await cluster?.stop();
-});
+const team = aliceAndBobTeam({ seed: octoberWentOut });
+const { test } = team;
+
+test.describe.configure({ mode: 'serial' });
 
 test('an approver reviews a waiting upload, cannot reject without a reason, approves it, and the trail says so', async ({
   page,
@@ -176,7 +152,7 @@ test('an approver reviews a waiting upload, cannot reject without a reason, appr
   // The header: the team's server and who the server says is connected.
   const badge = page.getByTestId('team-badge');
   await expect(badge).toHaveAttribute('data-state', 'reachable');
-  await expect(badge).toContainText(`127.0.0.1:${cluster.port}/desk`);
+  await expect(badge).toContainText(`127.0.0.1:${team.cluster.port}/desk`);
   await expect(badge).toContainText('bob');
   // The side bar: Approvals, with the count of waiting uploads.
   await expect(nav(page).getByRole('link', { name: /Approvals/ })).toContainText('1');
@@ -238,7 +214,7 @@ test('an approver reviews a waiting upload, cannot reject without a reason, appr
   await expect(page.getByRole('button', { name: 'Approve…' })).toBeDisabled();
   await expect(page.getByTestId('review-why-not')).toContainText('approved by bob');
   // The database holds the decision, by bob.
-  const stored = await cluster.query<{ state: string; decided_by: string }>(
+  const stored = await team.cluster.query<{ state: string; decided_by: string }>(
     `SELECT state, decided_by FROM desk.upload WHERE id = 'upload-november'`,
   );
   expect(stored.rows[0]).toEqual({ state: 'approved', decided_by: 'bob' });
@@ -280,7 +256,7 @@ test('the preparer sees her own upload with Approve disabled, and why', async ({
 test('an approver who prepared the upload is told another person must approve it', async ({ page }) => {
   // carol may both prepare and approve: the screen (and the database) still keep her off her own.
   const CAROL = { login: 'carol', password: 'carol-pw-3' };
-  await cluster.createLogin(CAROL.login, CAROL.password, ['desk_preparer', 'desk_approver']);
+  await team.cluster.createLogin(CAROL.login, CAROL.password, ['desk_preparer', 'desk_approver']);
   await submitAs(
     CAROL,
     'upload-carol',
@@ -310,7 +286,7 @@ test('Settings → Team database: Test does not switch, Connect does, Disconnect
     await expect(page.getByTestId('team-badge')).toHaveCount(0);
     await expect(nav(page).getByRole('link', { name: /Approvals/ })).toHaveCount(0);
     const panel = page.getByRole('form', { name: 'Team database' });
-    await panel.getByLabel('Address').fill(`postgres://bob@127.0.0.1:${cluster.port}/desk`);
+    await panel.getByLabel('Address').fill(`postgres://bob@127.0.0.1:${team.cluster.port}/desk`);
     await panel.getByLabel('Password').fill('wrong-password');
     await panel.getByRole('button', { name: 'Test', exact: true }).click();
     await expect(panel.getByRole('alert')).toBeVisible();
@@ -349,7 +325,7 @@ test('Settings → Team database: Test does not switch, Connect does, Disconnect
 
 test('the header says plainly when the team database cannot be reached', async ({ page }) => {
   // A port nothing listens on: the cluster's own, once it is given a wrong one.
-  const app = await startApp(null, `postgres://bob:x@127.0.0.1:${cluster.port + 1}/desk`);
+  const app = await startApp(null, `postgres://bob:x@127.0.0.1:${team.cluster.port + 1}/desk`);
   try {
     await openApp(page, app, 'prepare');
     await expect(page.getByTestId('team-badge')).toHaveAttribute('data-state', 'unreachable');

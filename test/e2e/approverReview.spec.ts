@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { DonationAttributes } from '../../shared/donation';
 import { gzipBulkFile } from '../../electron/services/upload/compress';
 import { PgTeamDatabase } from '../../electron/services/team/teamDatabase';
-import { initTeamDatabase } from '../../electron/services/team/teamInit';
-import { startPgCluster, type PgCluster } from '../support/pgCluster';
+import type { PgCluster } from '../support/pgCluster';
 import { expect, openApp, seriousViolations } from './fixtures';
-import { withAliceAndBob } from './teamApps';
+import { ALICE, aliceAndBobTeam } from './teamApps';
 
 /*
  * The approver's review page is computed from the file, not from the preparer's declaration: alice,
@@ -15,16 +13,7 @@ import { withAliceAndBob } from './teamApps';
  * the outlier's warning on it), the difference in a sentence, and Approve off. At 1280×720.
  */
 
-const ALICE = { login: 'alice', password: 'alice-pw-1' };
-const BOB = { login: 'bob', password: 'bob-pw-2' };
-
-let cluster: PgCluster;
 let uploadId: string;
-
-const test = withAliceAndBob((who) =>
-  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
-);
-test.use({ viewport: { width: 1280, height: 720 } });
 
 const gift = (amount: number, i: number): DonationAttributes => ({
   destination: { recipientId: `840-30000000${i}` },
@@ -32,20 +21,8 @@ const gift = (amount: number, i: number): DonationAttributes => ({
   donor: { fullName: `Donor ${i}`, receipted: false },
 });
 
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startPgCluster();
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  try {
-    await initTeamDatabase(admin);
-    await admin.query("UPDATE desk.team_rule SET approval = 'always', sender = 'approver'");
-  } finally {
-    await admin.end();
-  }
-  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
-  await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
-
+/** alice, with her own login and no app, submits the declaration and stores the file that belies it. */
+async function aliceSubmitsTheFile(cluster: PgCluster): Promise<void> {
   const file = await gzipBulkFile([
     ...Array.from({ length: 9 }, (_, i) => gift(10_00, i)),
     gift(999_999_00, 9),
@@ -71,11 +48,11 @@ test.beforeAll(async () => {
   } finally {
     await alice.close();
   }
-});
+}
 
-test.afterAll(async () => {
-  await cluster?.stop();
-});
+const team = aliceAndBobTeam({ rule: "approval = 'always', sender = 'approver'", seed: aliceSubmitsTheFile });
+const { test } = team;
+test.use({ viewport: { width: 1280, height: 720 } });
 
 test('the review shows what the file holds; a lying declaration turns Approve off and says why', async ({
   page,
@@ -119,7 +96,7 @@ test('the review shows what the file holds; a lying declaration turns Approve of
 
   // The refusal is in the trail: bob's computer wrote it, and copied it to the team's.
   await expect(async () => {
-    const audit = await cluster.query<{ person: string }>(
+    const audit = await team.cluster.query<{ person: string }>(
       "SELECT person FROM desk.audit WHERE action = 'approval-blocked' AND upload_id = $1",
       [uploadId],
     );

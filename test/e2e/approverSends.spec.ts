@@ -1,9 +1,6 @@
 import type { Page } from '@playwright/test';
-import pg from 'pg';
-import { startPgCluster, type PgCluster } from '../support/pgCluster';
-import { initTeamDatabase } from '../../electron/services/team/teamInit';
 import { expect, openApp, openFixedSample, seriousViolations, titlesSeen, watchTitle } from './fixtures';
-import { withAliceAndBob } from './teamApps';
+import { aliceAndBobTeam } from './teamApps';
 
 /*
  * "The approver sends" through the screens: the team's rule says the approver's computer sends an
@@ -13,35 +10,10 @@ import { withAliceAndBob } from './teamApps';
  * sandbox here, so bob's send goes to his (the team's shared ledger leaves sandboxes out).
  */
 
-const ALICE = { login: 'alice', password: 'alice-pw-1' };
-const BOB = { login: 'bob', password: 'bob-pw-2' };
-
-let cluster: PgCluster;
+const team = aliceAndBobTeam({ rule: "approval = 'always', sender = 'approver'" });
+const { test } = team;
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Areas' });
-
-const test = withAliceAndBob((who) =>
-  who === 'alice' ? cluster.url(ALICE.login, ALICE.password) : cluster.url(BOB.login, BOB.password),
-);
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startPgCluster();
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  try {
-    await initTeamDatabase(admin);
-    await admin.query("UPDATE desk.team_rule SET approval = 'always', sender = 'approver'");
-  } finally {
-    await admin.end();
-  }
-  await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
-  await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
-});
-
-test.afterAll(async () => {
-  await cluster?.stop();
-});
 
 test('bob approves and sends alice’s upload from his app; hers never sends it and says who did', async ({
   page,
@@ -59,7 +31,7 @@ test('bob approves and sends alice’s upload from his app; hers never sends it 
   await expect(upload.getByTestId('upload-approval')).toContainText(
     'the approver then sends it from their computer',
   );
-  const stored = await cluster.query<{ n: string }>('SELECT count(*) AS n FROM desk.upload_file');
+  const stored = await team.cluster.query<{ n: string }>('SELECT count(*) AS n FROM desk.upload_file');
   expect(Number(stored.rows[0]?.n)).toBe(1);
 
   const bobContext = await browser.newContext();
@@ -114,7 +86,7 @@ test('bob approves and sends alice’s upload from his app; hers never sends it 
   await expect(hers.getByTestId('intent-state')).toHaveCount(0);
   await expect(hers.getByTestId('upload-state')).toHaveText('Sent by bob');
   expect(await seriousViolations(page)).toEqual([]);
-  const events = await cluster.query<{ action: string; actor: string }>(
+  const events = await team.cluster.query<{ action: string; actor: string }>(
     "SELECT action, actor FROM desk.approval_event WHERE action = 'send'",
   );
   expect(events.rows).toEqual([{ action: 'send', actor: 'bob' }]);

@@ -1,4 +1,7 @@
 import { test as base } from '@playwright/test';
+import pg from 'pg';
+import { initTeamDatabase } from '../../electron/services/team/teamInit';
+import { startPgCluster, type PgCluster } from '../support/pgCluster';
 import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
 
 /*
@@ -34,4 +37,58 @@ export function withAliceAndBob(urlOf: (who: 'alice' | 'bob') => string) {
       await app.stop();
     },
   });
+}
+
+export const ALICE = { login: 'alice', password: 'alice-pw-1' };
+export const BOB = { login: 'bob', password: 'bob-pw-2' };
+
+export interface AliceAndBobTeam {
+  /** The test with alice's and bob's apps as fixtures (see withAliceAndBob). */
+  test: ReturnType<typeof withAliceAndBob>;
+  /** The team's throwaway cluster, from beforeAll on. */
+  readonly cluster: PgCluster;
+}
+
+/**
+ * One spec file's team: a throwaway cluster set up with `init-team`, alice (preparer) and bob
+ * (approver) with their own logins, and their apps as fixtures. Started in beforeAll: the team's
+ * rule set to `rule` when given (the SET list of an UPDATE of desk.team_rule), then `seed` run;
+ * stopped in afterAll.
+ */
+export function aliceAndBobTeam(
+  options: { rule?: string; seed?: (cluster: PgCluster) => Promise<void> } = {},
+): AliceAndBobTeam {
+  let cluster: PgCluster | undefined;
+  const running = (): PgCluster => {
+    if (!cluster) throw new Error('The team database is started in beforeAll.');
+    return cluster;
+  };
+  const test = withAliceAndBob((who) => {
+    const { login, password } = who === 'alice' ? ALICE : BOB;
+    return running().url(login, password);
+  });
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    cluster = await startPgCluster();
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    try {
+      await initTeamDatabase(admin);
+      if (options.rule) await admin.query(`UPDATE desk.team_rule SET ${options.rule}`);
+    } finally {
+      await admin.end();
+    }
+    await cluster.createLogin(ALICE.login, ALICE.password, ['desk_preparer']);
+    await cluster.createLogin(BOB.login, BOB.password, ['desk_approver']);
+    await options.seed?.(cluster);
+  });
+  test.afterAll(async () => {
+    await cluster?.stop();
+  });
+  return {
+    test,
+    get cluster() {
+      return running();
+    },
+  };
 }

@@ -1,41 +1,19 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCliInProcess } from '../cliInProcess';
-import { closeDatabase } from '../../../electron/services/db/deskDatabase';
+import { describe, expect, it } from 'vitest';
+import { cliOnEmulator, QUICK_POLLS } from '../../support/cliOnEmulator';
 import '../../../electron/cli/commands/upload';
 import '../../../electron/cli/commands/audit';
 
-let dir: string;
-let emu: RunningEmulator;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-audit-cli-int-'));
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true });
-});
-afterAll(async () => {
-  closeDatabase(join(dir, 'data'));
-  await emu.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]) =>
-  runCliInProcess(emu, dir, args, { DONATION_DESK_POLL_MIN_MS: '100', DONATION_DESK_POLL_MAX_MS: '300' });
+const h = cliOnEmulator({ prefix: 'dd-audit-cli-int-', timeScale: 200, env: QUICK_POLLS });
+const { cli } = h;
 
 describe('donation-desk upload, then audit', () => {
   it('records the CLI’s import with the file’s SHA-256 and its upload, and exports them by upload', async () => {
-    const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-      samples: { causesInGoodStanding: Array<{ id: string }> };
-    };
-    const text = [
-      'Charity ID,Amount,Currency',
-      `${info.samples.causesInGoodStanding[0]!.id},12.50,USD`,
-      '',
-    ].join('\n');
-    const file = join(dir, 'gifts.csv');
+    const text = ['Charity ID,Amount,Currency', `${h.recipients[0]!},12.50,USD`, ''].join('\n');
+    const file = join(h.dir, 'gifts.csv');
     await writeFile(file, text);
     const sent = await cli(['upload', file, '--wait', '--json']);
     expect(sent.code, sent.err).toBe(0);
@@ -66,7 +44,7 @@ describe('donation-desk upload, then audit', () => {
       details: { rows: 1, totals: [{ currencyCode: 'USD', count: 1, amount: 1250 }] },
     });
 
-    const out = join(dir, 'upload.csv');
+    const out = join(h.dir, 'upload.csv');
     const written = await cli(['audit', '--upload', uploadId, '--out', out]);
     expect(written.code, written.err).toBe(0);
     expect(written.out).toMatch(/Wrote 1 entry of the audit trail to/);

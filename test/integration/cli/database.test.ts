@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from '@photostructure/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
+import type { RunningEmulator } from '../../../emulator/server';
+import { startEmulatorWithCauses } from '../../support/cliOnEmulator';
 import { bulkDonations } from '../upload/harness';
 
 /*
@@ -22,11 +23,7 @@ let recipients: string[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dd-db-cli-'));
   cli = await buildCli(dir);
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 120, quiet: true });
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  recipients = info.samples.causesInGoodStanding.map((c) => c.id);
+  ({ emu, recipients } = await startEmulatorWithCauses(120));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,15 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCliHarness, type CliHarness } from './cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliOnEmulator } from '../../support/cliOnEmulator';
+import '../../../electron/cli/commands/search';
+import '../../../electron/cli/commands/locations';
 
-let h: CliHarness;
-beforeAll(async () => {
-  h = await startCliHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = cliOnEmulator({ prefix: 'dd-cli-loc-', timeScale: 0, env: { LANG: 'de_DE.UTF-8' } });
 
 async function sheet(name: string, lines: string[]): Promise<string> {
   const path = join(h.dir, name);

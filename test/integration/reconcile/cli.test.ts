@@ -3,36 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
+import { runCliInProcess } from '../cliInProcess';
 import '../../../electron/cli/commands/donations';
 import '../../../electron/cli/commands/report';
 import { openDesk, startSandbox, uploadGifts, type GiftRow, type Sandbox } from './harness';
 
 let s: Sandbox;
-let dataDir: string;
+let dir: string;
 let bulkId: string;
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    ['--base-url', s.emu.apiBaseUrl, '--token-url', s.emu.tokenUrl, '--data-dir', dataDir, ...args],
-    {
-      out: (t) => (out += `${t}\n`),
-      err: (t) => (err += `${t}\n`),
-      env: { DONATION_DESK_CLIENT_ID: s.emu.clientId, DONATION_DESK_CLIENT_SECRET: s.emu.clientSecret },
-      root: dataDir,
-      version: 'test',
-    },
-  );
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliInProcess(s.emu, dir, args);
 
 beforeAll(async () => {
   s = await startSandbox();
-  dataDir = await mkdtemp(join(tmpdir(), 'dd-reconcile-cli-'));
+  dir = await mkdtemp(join(tmpdir(), 'dd-reconcile-cli-'));
   // The upload goes through the same data folder and environment the CLI then uses.
-  const desk = await openDesk(s, { custom: true, dataDir });
+  const desk = await openDesk(s, { custom: true, dataDir: join(dir, 'data') });
   const gifts: GiftRow[] = Array.from({ length: 11 }, (_, i) => ({
     recipient: s.good[i % s.good.length] as string,
     amount: `${i + 1}.50`,
@@ -47,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
 });
 
 const MONTH = new Date().toISOString().slice(0, 7);
@@ -73,7 +59,7 @@ describe('donation-desk report', () => {
 
 describe('donation-desk donations', () => {
   it('lists every page as JSON and writes a neutralised xlsx', async () => {
-    const out = join(dataDir, 'donations.xlsx');
+    const out = join(dir, 'donations.xlsx');
     const run = await cli(['donations', '--page-size', '2', '--json', '--out', out]);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
@@ -114,7 +100,7 @@ describe('donation-desk donations', () => {
   });
 
   it('reports the month after reading the service: reconciled, with an xlsx of it', async () => {
-    const out = join(dataDir, 'report.xlsx');
+    const out = join(dir, 'report.xlsx');
     const run = await cli(['report', '--month', MONTH, '--out', out]);
     expect(run.code).toBe(0);
     expect(run.out).toContain('The month reconciles.');

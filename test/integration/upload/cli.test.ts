@@ -1,34 +1,15 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCliInProcess } from '../cliInProcess';
+import { describe, expect, it } from 'vitest';
+import { cliOnEmulator, QUICK_POLLS } from '../../support/cliOnEmulator';
 import '../../../electron/cli/commands/upload';
 
-let dir: string;
-let emu: RunningEmulator;
-let recipients: string[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-cli-'));
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true });
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  recipients = info.samples.causesInGoodStanding.map((c) => c.id);
-});
-afterAll(async () => {
-  await emu.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]) =>
-  runCliInProcess(emu, dir, args, { DONATION_DESK_POLL_MIN_MS: '100', DONATION_DESK_POLL_MAX_MS: '300' });
+const h = cliOnEmulator({ prefix: 'dd-cli-', timeScale: 200, env: QUICK_POLLS });
+const { cli } = h;
 
 async function csv(name: string, rows: string[][]): Promise<string> {
-  const path = join(dir, name);
+  const path = join(h.dir, name);
   // Two title lines above the header, so spreadsheet row numbers differ from data positions.
   const text = [
     'Company gifts 2026',
@@ -45,7 +26,7 @@ describe('donation-desk upload / status / errors', () => {
     const file = await csv(
       'ok.csv',
       Array.from({ length: 8 }, (_, i) => [
-        recipients[i % recipients.length] as string,
+        h.recipients[i % h.recipients.length] as string,
         `${i + 1}.50`,
         'USD',
         `A${i}`,
@@ -71,12 +52,12 @@ describe('donation-desk upload / status / errors', () => {
   }, 60_000);
 
   it('reports an ERROR with exit 1 and prints the errors on their spreadsheet rows, also as xlsx', async () => {
-    await fetch(`${emu.apiBaseUrl}/_emulator/faults`, {
+    await fetch(`${h.emu.apiBaseUrl}/_emulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ partialExtractionFailure: { afterDonations: 3 } }),
     });
-    const mapping = join(dir, 'mapping.json');
+    const mapping = join(h.dir, 'mapping.json');
     await writeFile(
       mapping,
       JSON.stringify({
@@ -92,7 +73,7 @@ describe('donation-desk upload / status / errors', () => {
     const file = await csv(
       'partial.csv',
       Array.from({ length: 5 }, (_, i) => [
-        recipients[i % recipients.length] as string,
+        h.recipients[i % h.recipients.length] as string,
         `${i + 2}.25`,
         'EUR',
         `B${i}`,
@@ -104,7 +85,7 @@ describe('donation-desk upload / status / errors', () => {
       ?.intentId as string;
     expect((await cli(['status', intentId])).code).toBe(1);
 
-    const out = join(dir, 'errors.xlsx');
+    const out = join(h.dir, 'errors.xlsx');
     const errors = await cli(['errors', intentId, '--json', '--out', out]);
     expect(errors.code).toBe(1);
     const parsed = JSON.parse(errors.out) as {
@@ -135,8 +116,8 @@ describe('donation-desk upload / status / errors', () => {
   }, 60_000);
 
   it('exits 2 for an unreadable file or mapping and for an unknown intent', async () => {
-    expect((await cli(['upload', join(dir, 'missing.xlsx')])).code).toBe(2);
-    const bad = join(dir, 'bad-mapping.json');
+    expect((await cli(['upload', join(h.dir, 'missing.xlsx')])).code).toBe(2);
+    const bad = join(h.dir, 'bad-mapping.json');
     await writeFile(bad, '{"columns": {"A": "notATarget"}}');
     expect(
       (await cli(['upload', await csv('x.csv', [['840-1', '1', 'USD', 'x']]), '--mapping', bad])).code,

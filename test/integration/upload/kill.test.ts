@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
+import type { RunningEmulator } from '../../../emulator/server';
+import { startEmulatorWithCauses } from '../../support/cliOnEmulator';
 import { bulkDonations } from './harness';
 
 /*
@@ -24,11 +25,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dd-kill-'));
   cli = await buildCli(dir);
   // Fast virtual time: a bulk goes from upload to PROCESSED in a few real seconds.
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 120, quiet: true });
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  recipients = info.samples.causesInGoodStanding.map((c) => c.id);
+  ({ emu, recipients } = await startEmulatorWithCauses(120));
   // A little latency widens the windows in which a kill lands mid-call.
   await fetch(`${emu.apiBaseUrl}/_emulator/faults`, {
     method: 'POST',

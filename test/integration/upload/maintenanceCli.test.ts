@@ -1,37 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCliInProcess } from '../cliInProcess';
+import { describe, expect, it } from 'vitest';
+import { cliOnEmulator, QUICK_POLLS } from '../../support/cliOnEmulator';
 import '../../../electron/cli/commands/upload';
 import '../../../electron/cli/commands/donations';
 import '../../../electron/cli/commands/report';
 
 /* The CLI meeting the service's scheduled maintenance: it says so in plain words and exits 5. */
 
-let dir: string;
-let emu: RunningEmulator;
-let recipients: string[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-cli-maintenance-'));
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 0, quiet: true });
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  recipients = info.samples.causesInGoodStanding.map((c) => c.id);
-});
-afterAll(async () => {
-  await emu.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]) =>
-  runCliInProcess(emu, dir, args, { DONATION_DESK_POLL_MIN_MS: '100', DONATION_DESK_POLL_MAX_MS: '300' });
+const h = cliOnEmulator({ prefix: 'dd-cli-maintenance-', timeScale: 0, env: QUICK_POLLS });
+const { cli } = h;
 
 async function faults(patch: Record<string, unknown>): Promise<void> {
-  await fetch(`${emu.apiBaseUrl}/_emulator/faults`, {
+  await fetch(`${h.emu.apiBaseUrl}/_emulator/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(patch),
@@ -44,17 +25,20 @@ const SENTENCE =
 
 describe('the CLI during the service’s scheduled maintenance', () => {
   it('exits 5 with the words for upload --wait, resume --wait, donations and report', async () => {
-    const path = join(dir, 'gifts.csv');
-    const rows = recipients.slice(0, 3).map((r, i) => `${r},${i + 1}.00,USD,E${i}`);
+    const path = join(h.dir, 'gifts.csv');
+    const rows = h.recipients.slice(0, 3).map((r, i) => `${r},${i + 1}.00,USD,E${i}`);
     await writeFile(path, ['Charity ID,Amount,Currency,Employee', ...rows].join('\n') + '\n');
     // One upload processed before the window (its donations are not final yet: a refresh reads them)…
     expect((await cli(['upload', path])).code).toBe(0);
-    await emu.advance(2 * 3600);
+    await h.emu.advance(2 * 3600);
     const processed = await cli(['resume', '--wait']);
     expect(processed.code, processed.err).toBe(0);
     // … and one the window meets while the service still validates it.
-    const next = join(dir, 'next.csv');
-    await writeFile(next, ['Charity ID,Amount,Currency,Employee', `${recipients[1]},7.00,USD,N1`].join('\n'));
+    const next = join(h.dir, 'next.csv');
+    await writeFile(
+      next,
+      ['Charity ID,Amount,Currency,Employee', `${h.recipients[1]},7.00,USD,N1`].join('\n'),
+    );
     expect((await cli(['upload', next])).code).toBe(0);
     await faults({ maintenance: 'on' });
 
@@ -63,10 +47,10 @@ describe('the CLI during the service’s scheduled maintenance', () => {
     expect(resumed.err).toMatch(SENTENCE);
     expect(resumed.err).toContain('donation-desk resume --wait');
 
-    const another = join(dir, 'more.csv');
+    const another = join(h.dir, 'more.csv');
     await writeFile(
       another,
-      ['Charity ID,Amount,Currency,Employee', `${recipients[0]},9.00,USD,X1`].join('\n'),
+      ['Charity ID,Amount,Currency,Employee', `${h.recipients[0]},9.00,USD,X1`].join('\n'),
     );
     const uploaded = await cli(['upload', another, '--wait']);
     expect(uploaded.code, uploaded.err).toBe(5);
@@ -84,7 +68,7 @@ describe('the CLI during the service’s scheduled maintenance', () => {
     await faults({ maintenance: 'off' });
     // The upload the window kept from being sent goes now; then everything is processed.
     expect((await cli(['resume'])).code).toBe(0);
-    await emu.advance(2 * 3600);
+    await h.emu.advance(2 * 3600);
     const after = await cli(['resume', '--wait']);
     expect(after.code, after.err).toBe(0);
   }, 60_000);

@@ -1,33 +1,26 @@
 // A file with 100 metadata columns: the service's limit is 100 pairs a donation, so it fits only
 // without the app's row reference pair. The app has a switch for it; the CLI's is --no-row-reference.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { runCliInProcess } from '../cliInProcess';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliOnEmulator, QUICK_POLLS } from '../../support/cliOnEmulator';
 import '../../../electron/cli/commands/upload';
 import '../../../electron/cli/commands/validate';
 
-let dir: string;
-let emu: RunningEmulator;
+const h = cliOnEmulator({ prefix: 'dd-noref-', timeScale: 200, env: QUICK_POLLS });
+const { cli } = h;
 let file: string;
 let mapping: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-noref-'));
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true });
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  const recipient = info.samples.causesInGoodStanding[0]!.id;
+  const recipient = h.recipients[0]!;
   const keys = Array.from({ length: 100 }, (_, i) => `Field ${i + 1}`);
   const rows = Array.from({ length: 3 }, (_, r) =>
     [recipient, `${r + 1}.00`, 'USD', ...keys.map((_, k) => `v${r}-${k}-${'x'.repeat(180)}`)].join(','),
   );
-  file = join(dir, 'wide.csv');
+  file = join(h.dir, 'wide.csv');
   await writeFile(file, `${['Charity ID', 'Amount', 'Currency', ...keys].join(',')}\n${rows.join('\n')}\n`);
-  mapping = join(dir, 'mapping.json');
+  mapping = join(h.dir, 'mapping.json');
   await writeFile(
     mapping,
     JSON.stringify({
@@ -40,14 +33,6 @@ beforeAll(async () => {
     }),
   );
 });
-afterAll(async () => {
-  await emu.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]) =>
-  runCliInProcess(emu, dir, args, { DONATION_DESK_POLL_MIN_MS: '100', DONATION_DESK_POLL_MAX_MS: '300' });
-
 describe('--no-row-reference', () => {
   it('validate counts the row reference as an upload does, and leaves it out when asked', async () => {
     const counted = await cli(['validate', file, '--mapping', mapping, '--json']);

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
+import { SettingsSection, SettingsStatus } from './SettingsSection';
 import { BROKEN_TRAIL_ADVICE, trailCheckSentence } from '../../../../shared/audit/trailCheckWords';
 
 type Outcome = { severity: 'success' | 'error' | 'info'; lines: string[] };
@@ -69,41 +68,32 @@ export function DataPanel() {
   }
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="data-title">
-      <Stack spacing={1.5}>
-        <Typography variant="h2" id="data-title">
-          Data
-        </Typography>
-        <Typography color="text.secondary">
-          Uploads, every donation with its history, corrections and locations are kept in one database in the
-          data folder. Check it for damage, or back it up to a file; both work while the app is in use.
-          Checking the audit trail shows whether any entry was changed, removed or added from outside the app.
-        </Typography>
-        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button variant="outlined" onClick={() => void check()} disabled={busy !== null}>
-            {busy === 'check' ? 'Checking…' : 'Check the database'}
-          </Button>
-          <Button variant="outlined" onClick={() => void backup()} disabled={busy !== null}>
-            {busy === 'backup' ? 'Backing up…' : 'Back up to a file'}
-          </Button>
-          <Button variant="outlined" onClick={() => void checkTrail()} disabled={busy !== null}>
-            {busy === 'trail' ? 'Checking the trail…' : 'Check the audit trail'}
-          </Button>
-        </Stack>
-        {outcome && (
-          <Alert
-            severity={outcome.severity}
-            role={outcome.severity === 'error' ? 'alert' : 'status'}
-            data-testid="data-outcome"
-          >
-            {outcome.lines.map((line, i) => (
-              <Typography key={i} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                {line}
-              </Typography>
-            ))}
-          </Alert>
-        )}
+    <SettingsSection
+      titleId="data-title"
+      title="Data"
+      spacing={1.5}
+      description="Uploads, every donation with its history, corrections and locations are kept in one database in the data folder. Check it for damage, or back it up to a file; both work while the app is in use. Checking the audit trail shows whether any entry was changed, removed or added from outside the app."
+    >
+      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Button variant="outlined" onClick={() => void check()} disabled={busy !== null}>
+          {busy === 'check' ? 'Checking…' : 'Check the database'}
+        </Button>
+        <Button variant="outlined" onClick={() => void backup()} disabled={busy !== null}>
+          {busy === 'backup' ? 'Backing up…' : 'Back up to a file'}
+        </Button>
+        <Button variant="outlined" onClick={() => void checkTrail()} disabled={busy !== null}>
+          {busy === 'trail' ? 'Checking the trail…' : 'Check the audit trail'}
+        </Button>
       </Stack>
-    </Paper>
+      {outcome && (
+        <SettingsStatus severity={outcome.severity} testId="data-outcome">
+          {outcome.lines.map((line, i) => (
+            <Typography key={i} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+              {line}
+            </Typography>
+          ))}
+        </SettingsStatus>
+      )}
+    </SettingsSection>
   );
 }

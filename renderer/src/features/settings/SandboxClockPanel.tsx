@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { SandboxClock } from '../../../../shared/contract';
 import { desk } from '../../app/deskClient';
 import { sandboxSpeed, span } from '../../components/sandboxSpeed';
+import { SettingsSection, SettingsStatus } from './SettingsSection';
 
 /** Moves a person can choose: a decision (minutes), a payment (an hour), the end of every donation. */
 const MOVES = [10 * 60, 3600, 10 * 3600];
@@ -59,56 +58,50 @@ export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boo
   if (emulatorOnly && !clock) return null;
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="sandbox-clock-title">
-      <Stack spacing={1.5}>
-        <Typography variant="h2" id="sandbox-clock-title">
-          {emulatorOnly ? 'Emulator clock (the service on this computer)' : 'Offline sandbox clock'}
+    <SettingsSection
+      titleId="sandbox-clock-title"
+      title={emulatorOnly ? 'Emulator clock (the service on this computer)' : 'Offline sandbox clock'}
+      spacing={1.5}
+      description={
+        emulatorOnly &&
+        'Custom uses the giving-service emulator running on this computer: everyone using it shares this clock.'
+      }
+      descriptionVariant="body2"
+    >
+      {clock && (
+        <Typography data-testid="sandbox-speed">
+          {sandboxSpeed(clock.timeScale)} Sandbox time now:{' '}
+          <strong data-testid="sandbox-now">{sandboxTime(clock.now)}</strong>.
         </Typography>
-        {emulatorOnly && (
-          <Typography variant="body2" color="text.secondary">
-            Custom uses the giving-service emulator running on this computer: everyone using it shares this
-            clock.
-          </Typography>
-        )}
-        {clock && (
-          <Typography data-testid="sandbox-speed">
-            {sandboxSpeed(clock.timeScale)} Sandbox time now:{' '}
-            <strong data-testid="sandbox-now">{sandboxTime(clock.now)}</strong>.
-          </Typography>
-        )}
-        <Typography variant="body2" color="text.secondary">
-          A donation is decided (approved for payment or declined) a few minutes after it is accepted, and paid and
-          cleared within about nine hours. Move the clock forward to see it happen now.
+      )}
+      <Typography variant="body2" color="text.secondary">
+        A donation is decided (approved for payment or declined) a few minutes after it is accepted, and paid
+        and cleared within about nine hours. Move the clock forward to see it happen now.
+      </Typography>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        role="group"
+        aria-labelledby="sandbox-move-label"
+        sx={{ flexWrap: 'wrap', alignItems: 'center' }}
+      >
+        <Typography id="sandbox-move-label" sx={{ fontWeight: 600, mr: 1 }}>
+          Move the clock forward:
         </Typography>
-        <Stack
-          direction="row"
-          spacing={1}
-          useFlexGap
-          role="group"
-          aria-labelledby="sandbox-move-label"
-          sx={{ flexWrap: 'wrap', alignItems: 'center' }}
-        >
-          <Typography id="sandbox-move-label" sx={{ fontWeight: 600, mr: 1 }}>
-            Move the clock forward:
-          </Typography>
-          {MOVES.map((seconds) => (
-            <Button
-              key={seconds}
-              variant="outlined"
-              disabled={busy}
-              aria-label={`Move forward ${span(seconds)}`}
-              onClick={() => void move(seconds)}
-            >
-              {span(seconds)}
-            </Button>
-          ))}
-        </Stack>
-        {message && (
-          <Alert severity={message.severity} role={message.severity === 'error' ? 'alert' : 'status'}>
-            {message.text}
-          </Alert>
-        )}
+        {MOVES.map((seconds) => (
+          <Button
+            key={seconds}
+            variant="outlined"
+            disabled={busy}
+            aria-label={`Move forward ${span(seconds)}`}
+            onClick={() => void move(seconds)}
+          >
+            {span(seconds)}
+          </Button>
+        ))}
       </Stack>
-    </Paper>
+      {message && <SettingsStatus severity={message.severity}>{message.text}</SettingsStatus>}
+    </SettingsSection>
   );
 }

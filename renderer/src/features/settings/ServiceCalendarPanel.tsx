@@ -1,13 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
 import { expectedMaintenance, maintenanceAheadWords } from '../../../../shared/service-calendar';
+import { SettingsSection, SettingsStatus } from './SettingsSection';
 
 type Feedback = { severity: 'success' | 'error'; text: string } | null;
 
@@ -55,55 +53,41 @@ export function ServiceCalendarPanel() {
   const now = new Date();
   const next = expectedMaintenance(now, saved);
   return (
-    <Paper
-      variant="outlined"
-      sx={{ p: 2, maxWidth: 720 }}
-      component="form"
-      onSubmit={(e: FormEvent) => void save(e)}
-      aria-labelledby="service-calendar-title"
+    <SettingsSection
+      titleId="service-calendar-title"
+      title="Scheduled maintenance"
+      onSubmit={(e) => void save(e)}
+      description="The giving service (and its sandbox) goes offline for maintenance on a Saturday from 18:00 to 24:00 Mountain Time, about every five weeks, on dates it announces. Enter those dates so the desk can warn you before an upload and wait calmly during the maintenance."
+      descriptionVariant="body2"
     >
-      <Stack spacing={2}>
-        <Typography variant="h2" id="service-calendar-title">
-          Scheduled maintenance
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          The giving service (and its sandbox) goes offline for maintenance on a Saturday from 18:00 to 24:00
-          Mountain Time, about every five weeks, on dates it announces. Enter those dates so the desk can warn
-          you before an upload and wait calmly during the maintenance.
-        </Typography>
-        <TextField
-          label="Announced maintenance dates"
-          multiline
-          minRows={2}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="2026-12-05"
-          helperText="One Saturday per line, written YYYY-MM-DD (for example 2026-12-05)."
-          slotProps={{ htmlInput: { 'aria-describedby': 'next-maintenance' } }}
-        />
-        <Typography id="next-maintenance" data-testid="next-maintenance">
-          {next ? (
-            <>
-              Next maintenance: <strong>{maintenanceAheadWords(next, now)}</strong>
-              {next.estimated && saved.length === 0
-                ? ' No date is entered yet: the guess counts five weeks at a time from the service’s last published release date.'
-                : ''}
-            </>
-          ) : (
-            'No maintenance is expected.'
-          )}
-        </Typography>
-        {feedback && (
-          <Alert severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
-            {feedback.text}
-          </Alert>
+      <TextField
+        label="Announced maintenance dates"
+        multiline
+        minRows={2}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="2026-12-05"
+        helperText="One Saturday per line, written YYYY-MM-DD (for example 2026-12-05)."
+        slotProps={{ htmlInput: { 'aria-describedby': 'next-maintenance' } }}
+      />
+      <Typography id="next-maintenance" data-testid="next-maintenance">
+        {next ? (
+          <>
+            Next maintenance: <strong>{maintenanceAheadWords(next, now)}</strong>
+            {next.estimated && saved.length === 0
+              ? ' No date is entered yet: the guess counts five weeks at a time from the service’s last published release date.'
+              : ''}
+          </>
+        ) : (
+          'No maintenance is expected.'
         )}
-        <Box>
-          <Button type="submit" variant="outlined" disabled={busy}>
-            Use these dates
-          </Button>
-        </Box>
-      </Stack>
-    </Paper>
+      </Typography>
+      {feedback && <SettingsStatus severity={feedback.severity}>{feedback.text}</SettingsStatus>}
+      <Box>
+        <Button type="submit" variant="outlined" disabled={busy}>
+          Use these dates
+        </Button>
+      </Box>
+    </SettingsSection>
   );
 }

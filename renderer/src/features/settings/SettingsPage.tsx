@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -23,6 +22,7 @@ import { SandboxClockPanel } from './SandboxClockPanel';
 import { DataPanel } from './DataPanel';
 import { TeamDatabasePanel } from './TeamDatabasePanel';
 import { ServiceCalendarPanel } from './ServiceCalendarPanel';
+import { SettingsStatus } from './SettingsSection';
 
 const environmentHelp: Record<EnvironmentId, string> = {
   offline: 'A practice copy of the giving service on this computer. Nothing leaves your machine.',
@@ -226,11 +226,7 @@ export function SettingsPage() {
           </Paper>
         )}
 
-        {feedback && (
-          <Alert severity={feedback.severity} role={feedback.severity === 'error' ? 'alert' : 'status'}>
-            {feedback.text}
-          </Alert>
-        )}
+        {feedback && <SettingsStatus severity={feedback.severity}>{feedback.text}</SettingsStatus>}
         <Stack direction="row" spacing={2}>
           <Button type="submit" disabled={busy}>
             Save
@@ -244,9 +240,7 @@ export function SettingsPage() {
       <TeamDatabasePanel key={settings.teamDatabase.address} />
       <ServiceCalendarPanel />
       {/* Outside the environment's form too: its Save and Test connection are about the environment only. */}
-      <Box sx={{ maxWidth: 720 }}>
-        <DataPanel />
-      </Box>
+      <DataPanel />
       {info && (
         <Typography variant="body2" color="text.secondary">
           Donation Desk {info.version} ({info.mode === 'electron' ? 'desktop app' : 'browser mode'}). Your

@@ -2,15 +2,13 @@ import { useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
 import { encryptionInWords, plaintextOverNetwork } from '../../../../shared/team/encryptionWords';
 import { problemOnly, rolesInWords, approvalPolicyInWords } from '../../components/TeamBadge';
+import { SettingsSection, SettingsStatus } from './SettingsSection';
 
 type Feedback = { severity: 'success' | 'error' | 'info'; text: string } | null;
 
@@ -74,90 +72,72 @@ export function TeamDatabasePanel() {
   }
 
   return (
-    <Paper
-      variant="outlined"
-      sx={{ p: 2, maxWidth: 720 }}
-      component="form"
-      onSubmit={(e: FormEvent) => void save(e)}
-      aria-labelledby="team-database-title"
+    <SettingsSection
+      titleId="team-database-title"
+      title="Team database"
+      onSubmit={(e) => void save(e)}
+      description="Working as a team, everyone connects to one PostgreSQL database with their own login: uploads are approved by a second person, rows sent from any computer are known on every other, and the audit trail is shared. Without one, this computer works alone."
     >
-      <Stack spacing={2}>
-        <Typography variant="h2" id="team-database-title">
-          Team database
-        </Typography>
-        <Typography color="text.secondary">
-          Working as a team, everyone connects to one PostgreSQL database with their own login: uploads are
-          approved by a second person, rows sent from any computer are known on every other, and the audit
-          trail is shared. Without one, this computer works alone.
-        </Typography>
-        {status?.mode === 'team' && (
-          <Alert
-            severity={
-              status.reachable && !plaintextOverNetwork(status.encryption, status.local)
-                ? 'success'
-                : 'warning'
-            }
-            role="status"
-            data-testid="team-database-status"
-          >
-            {status.reachable
-              ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` ${approvalPolicyInWords(status.rule)}` : ''}`
-              : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
-          </Alert>
-        )}
-        {fromEnvironment && (
-          <Alert severity="info">
-            The address comes from DONATION_DESK_DATABASE_URL ({saved.server}), which wins over what is saved
-            here. Unset the variable to use this setting.
-          </Alert>
-        )}
-        <TextField
-          id="team-database-address"
-          label="Address"
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          placeholder="postgres://alice@db.example.com:5432/desk"
-          helperText="Your own login on the team’s server, as your administrator gave it: postgres://login@server:port/database — over a network, add ?sslmode=verify-full&sslrootcert= and the full path of the team’s CA file"
-          size="small"
-          fullWidth
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <TextField
-          id="team-database-password"
-          label="Password"
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          placeholder={saved.passwordStored ? 'A password is stored — type to replace it' : ''}
-          helperText={saved.passwordNote}
-          size="small"
-          fullWidth
-          autoComplete="new-password"
-        />
-        {feedback && (
-          <Alert
-            severity={feedback.severity}
-            role={feedback.severity === 'error' ? 'alert' : 'status'}
-            data-testid="team-database-feedback"
-          >
-            {feedback.text}
-          </Alert>
-        )}
-        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          <Button type="submit" disabled={busy || !address.trim()}>
-            Connect
+      {status?.mode === 'team' && (
+        <SettingsStatus
+          severity={
+            status.reachable && !plaintextOverNetwork(status.encryption, status.local) ? 'success' : 'warning'
+          }
+          testId="team-database-status"
+        >
+          {status.reachable
+            ? `Connected to ${status.server} as ${status.login ?? '?'}, ${rolesInWords(status.roles)}; ${encryptionInWords(status.encryption, status.local)}.${status.rule ? ` ${approvalPolicyInWords(status.rule)}` : ''}`
+            : `${problemOnly(status.problem) || `${status.server} cannot be reached now.`} Preparing and checking still work; sending and approving need it.`}
+        </SettingsStatus>
+      )}
+      {fromEnvironment && (
+        <Alert severity="info">
+          The address comes from DONATION_DESK_DATABASE_URL ({saved.server}), which wins over what is saved
+          here. Unset the variable to use this setting.
+        </Alert>
+      )}
+      <TextField
+        id="team-database-address"
+        label="Address"
+        value={address}
+        onChange={(e) => setAddress(e.target.value)}
+        placeholder="postgres://alice@db.example.com:5432/desk"
+        helperText="Your own login on the team’s server, as your administrator gave it: postgres://login@server:port/database — over a network, add ?sslmode=verify-full&sslrootcert= and the full path of the team’s CA file"
+        size="small"
+        fullWidth
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <TextField
+        id="team-database-password"
+        label="Password"
+        type="password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        placeholder={saved.passwordStored ? 'A password is stored — type to replace it' : ''}
+        helperText={saved.passwordNote}
+        size="small"
+        fullWidth
+        autoComplete="new-password"
+      />
+      {feedback && (
+        <SettingsStatus severity={feedback.severity} testId="team-database-feedback">
+          {feedback.text}
+        </SettingsStatus>
+      )}
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+        <Button type="submit" disabled={busy || !address.trim()}>
+          Connect
+        </Button>
+        <Button variant="outlined" onClick={() => void test()} disabled={busy}>
+          Test
+        </Button>
+        {saved.address && (
+          <Button variant="outlined" color="error" onClick={() => void disconnect()} disabled={busy}>
+            Disconnect
           </Button>
-          <Button variant="outlined" onClick={() => void test()} disabled={busy}>
-            Test
-          </Button>
-          {saved.address && (
-            <Button variant="outlined" color="error" onClick={() => void disconnect()} disabled={busy}>
-              Disconnect
-            </Button>
-          )}
-        </Box>
-      </Stack>
-    </Paper>
+        )}
+      </Box>
+    </SettingsSection>
   );
 }
