@@ -1,14 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../../electron/cli/commands/approvals';
 import '../../../electron/cli/commands/upload';
-import { closeDatabase } from '../../../electron/services/db/deskDatabase';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
+import type { TeamLogin } from '../../support/teamCluster';
 import { runCliInProcess } from '../cliInProcess';
+import { startTeamComputers, type TeamComputers } from './teamComputers';
 
 /*
  * The command line's waits woken by the team database's news: bob's `approve --wait`, when alice's
@@ -16,53 +12,37 @@ import { runCliInProcess } from '../cliInProcess';
  * has sent the upload, because the database told it so.
  */
 
-let dir: string;
-let emu: RunningEmulator;
-let team: TeamCluster;
-let good: string[];
+let t: TeamComputers;
 
-const folder = (login: TeamLogin) => join(dir, login);
 const as = (login: TeamLogin, args: string[], env: Record<string, string> = {}) =>
-  runCliInProcess(emu, folder(login), args, {
-    DONATION_DESK_DATABASE_URL: team.urlOf(login),
+  runCliInProcess(t.emu, t.folder(login), args, {
+    DONATION_DESK_DATABASE_URL: t.team.urlOf(login),
     DONATION_DESK_POLL_MIN_MS: '50',
     DONATION_DESK_POLL_MAX_MS: '300',
     ...env,
   });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-news-cli-'));
-  [emu, team] = await Promise.all([
-    startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startTeamCluster(),
-  ]);
-  const carol = new PgTeamDatabase({ url: team.urlOf('carol') });
-  await carol.setRule({ approval: 'always', thresholds: {}, sender: 'preparer' });
-  await carol.close();
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  good = info.samples.causesInGoodStanding.map((c) => c.id);
+  t = await startTeamComputers({
+    prefix: 'dd-news-cli-',
+    rule: { approval: 'always', thresholds: {}, sender: 'preparer' },
+  });
 }, 120_000);
 
 afterAll(async () => {
-  for (const login of ['alice', 'bob'] as const) closeDatabase(join(folder(login), 'data'));
-  await emu?.close();
-  await team?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await t?.close();
 });
 
 describe('waits woken by the team database', () => {
   it('bob’s approve --wait ends when alice’s computer has sent it, with no poll due for minutes', async () => {
-    const file = join(dir, 'november.csv');
-    await writeFile(file, ['Charity ID,Amount,Currency', `${good[0]!},125.00,USD`, ''].join('\n'));
+    const file = await t.sheet('november.csv', [[t.good[0]!, '125.00', 'USD']]);
     const up = await as('alice', ['upload', file, '--json']);
     expect(up.code, up.err).toBe(4);
     const uploadId = (JSON.parse(up.out) as { uploadId: string }).uploadId;
 
     // Bob's own looks come ten minutes apart: only the notification can end his wait in time.
     const approving = as('bob', ['approve', uploadId, '--wait'], { DONATION_DESK_POLL_MIN_MS: '600000' });
-    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    const bob = new PgTeamDatabase({ url: t.team.urlOf('bob') });
     try {
       const deadline = Date.now() + 30_000;
       while ((await bob.upload(uploadId))?.state !== 'approved') {
