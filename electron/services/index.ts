@@ -207,6 +207,9 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   const reactToNews = async (news: TeamNews): Promise<void> => {
     await teamServices.pollNow();
     if (news.kind !== 'submitted') await upload.resumeNow().catch(() => undefined);
+    // A colleague's bulk moved: Reconcile reads the team's bulks again, then their donations.
+    if (news.kind === 'bulk' || news.kind === 'resync')
+      await reconcile.colleagueMoved().catch(() => undefined);
     events.emit('team.news', { kind: news.kind, uploadId: news.upload });
   };
   const teamNews = new TeamNewsHub({

@@ -40,6 +40,15 @@ export function waitStep(ctx: CliContext): number {
 }
 
 /**
+ * How long a wait sleeps between its own looks while every upload it waits for waits only for a
+ * colleague's decision (nothing at the service to follow): DONATION_DESK_APPROVALS_POLL_MS when set,
+ * as the app's approvals check, else the follow's growing `delay`. The team's news ends it sooner.
+ */
+export function decisionLook(ctx: CliContext, delay: number): number {
+  return Number(ctx.io.env.DONATION_DESK_APPROVALS_POLL_MS) || delay;
+}
+
+/**
  * Sleeps `ms`, or less when the team database tells of news first (a decision, a send, a colleague's
  * bulk): then what can go now goes (one pass of resume) and the answer is true. Working alone, or
  * when the news cannot be heard, it is the plain sleep it always was.
@@ -98,7 +107,9 @@ export async function waitForUploads(
       }
     }
     // Woken by the team's news: look again soon after, as at the start.
-    delay = (await sleepOrNews(desk, delay)) ? waitStep(ctx) : Math.min(60_000, delay * 1.5);
+    const decisionsOnly = open.every((u) => u.state === 'waiting-approval');
+    const woken = await sleepOrNews(desk, decisionsOnly ? decisionLook(ctx, delay) : delay);
+    delay = woken ? waitStep(ctx) : Math.min(60_000, delay * 1.5);
   }
 }
 

@@ -88,4 +88,24 @@ describe('the background refresh', () => {
     await background.close();
     expect(listing.signal.aborted).toBe(true);
   });
+
+  it('refreshes now when asked (a colleague’s bulk moved), once more after one in flight, never once closed', async () => {
+    let release: () => void = () => undefined;
+    const refresh = vi
+      .fn<() => Promise<void>>()
+      .mockImplementationOnce(() => new Promise<void>((r) => (release = r)))
+      .mockResolvedValue(undefined);
+    background = startBackgroundRefresh(runtime({ bulks: ['b1'], singles: 0 }), 0, refresh);
+    const first = background.now();
+    await vi.waitFor(() => expect(refresh).toHaveBeenCalledTimes(1));
+    // Asked again while the first reads: it may have begun before the news, so another follows it.
+    const second = background.now();
+    const third = background.now();
+    release();
+    await Promise.all([first, second, third]);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    await background.close();
+    await background.now();
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
 });

@@ -41,6 +41,8 @@ export async function refreshDonations(
 }
 
 export interface BackgroundRefresh {
+  /** A background refresh now (after the one in flight, if any), whatever the timer; none once closed. */
+  now(): Promise<void>;
   /** Stops the timer, aborts the listings running and waits for a refresh in flight. */
   close(): Promise<void>;
 }
@@ -54,14 +56,17 @@ export function startBackgroundRefresh(
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<void> | null = null;
+  const run = (): Promise<void> => {
+    inFlight ??= tick().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
   const schedule = (): void => {
     if (closed || !everyMs) return;
     timer = setTimeout(() => {
       timer = null;
-      inFlight = tick().finally(() => {
-        inFlight = null;
-        schedule();
-      });
+      void run().then(schedule);
     }, everyMs);
     timer.unref();
   };
@@ -80,6 +85,12 @@ export function startBackgroundRefresh(
   };
   schedule();
   return {
+    now: async () => {
+      if (closed) return;
+      // One in flight may have begun before what asks for this one: another follows it.
+      if (inFlight) await inFlight;
+      if (!closed) await run();
+    },
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

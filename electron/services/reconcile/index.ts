@@ -36,6 +36,12 @@ export interface ReconcileServices {
   checkReplacements: CheckReplacements;
   /** Causes this app has seen declined because they cannot take money (for the cause suggestions). */
   causesThatCannotReceive(): Promise<Map<string, CannotReceive>>;
+  /**
+   * Team mode, a colleague's bulk moved (the team's news): the team's bulks are read again now, so
+   * what Reconcile shows next has it, and then, in the background, the donations still open (its
+   * donations among them, once it has any). Nothing when nothing is shared (alone, Offline sandbox).
+   */
+  colleagueMoved(): Promise<void>;
   /** Stops the background refresh and waits for one in flight. */
   close(): Promise<void>;
 }
@@ -83,6 +89,10 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
       checkReplacementRows(rows, (id) => store.get(id), replacementsInUploads(ledger, environment));
       // Team mode: a colleague may be correcting the same declined donations from their computer.
       if (uploadId) await rt.sharing.claimForUpload(uploadId, rows);
+    },
+    colleagueMoved: async () => {
+      if (!(await rt.sharing.colleaguesBulks(true))) return;
+      void background.now();
     },
     close: () => background.close(),
     handlers: {

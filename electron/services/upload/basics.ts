@@ -16,6 +16,12 @@ export interface PollPolicy {
   /** Longest delay between polls (about a minute). */
   maxMs: number;
   factor: number;
+  /**
+   * How long an upload that waits for an approver's decision waits before the team database is asked
+   * again (DONATION_DESK_APPROVALS_POLL_MS, as the app's approvals check); absent: the back-off
+   * above. The team's news (LISTEN/NOTIFY) brings a decision sooner.
+   */
+  decisionMs?: number;
 }
 
 /** What the sender, follower and repair share: the ledger, the service, the clock and the event bus. */

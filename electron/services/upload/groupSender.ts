@@ -20,7 +20,8 @@ export class GroupSender {
     private readonly ctx: UploadContext,
     private readonly sender: Pick<PartSender, 'send'>,
     private readonly locks: KeyedLocks,
-    private readonly scheduleResume: () => void,
+    /** `decision`: only an approver's decision is awaited. */
+    private readonly scheduleResume: (decision?: boolean) => void,
   ) {}
 
   /** Sends every part not yet at the service; problems are reported and retried in the background. */
@@ -38,7 +39,7 @@ export class GroupSender {
       if (gate.verdict === 'elsewhere') return [];
       if (gate.verdict === 'wait') {
         // Waiting for an approver is not a problem: the resume loop asks the gate again later.
-        this.scheduleResume();
+        this.scheduleResume(true);
         return gate.problem ? [gate.problem] : [];
       }
     }

@@ -72,7 +72,8 @@ function envNumber(env: Record<string, string | undefined> | undefined, name: st
 /**
  * The upload, follow and repair services. The ledger is opened on first use (it takes a lock, so
  * a host that never uploads never holds it). Hosts may tune polling and splitting through
- * DONATION_DESK_POLL_MIN_MS, DONATION_DESK_POLL_MAX_MS, DONATION_DESK_MAX_ROWS_PER_FILE,
+ * DONATION_DESK_POLL_MIN_MS, DONATION_DESK_POLL_MAX_MS, DONATION_DESK_APPROVALS_POLL_MS (team mode:
+ * asking again about a decision, see PollPolicy.decisionMs), DONATION_DESK_MAX_ROWS_PER_FILE,
  * DONATION_DESK_MAX_BYTES_PER_FILE (JSON bytes before gzip) and
  * DONATION_DESK_UPLOAD_GRACE_MS (see UploadContext.uploadGraceMs).
  */
@@ -87,6 +88,9 @@ export function createUploadServices(deps: UploadDeps): UploadServices {
       : {}),
     ...(envNumber(env, 'DONATION_DESK_POLL_MAX_MS')
       ? { maxMs: envNumber(env, 'DONATION_DESK_POLL_MAX_MS') as number }
+      : {}),
+    ...(envNumber(env, 'DONATION_DESK_APPROVALS_POLL_MS')
+      ? { decisionMs: envNumber(env, 'DONATION_DESK_APPROVALS_POLL_MS') as number }
       : {}),
     ...deps.poll,
   };

@@ -40,6 +40,22 @@ describe('ResumeLoop', () => {
     expect(pass).toHaveBeenCalledTimes(1);
   });
 
+  it('waits the delay it is given (a decision awaited) instead of the back-off, which it leaves as it was', async () => {
+    vi.useFakeTimers();
+    const pass = vi.fn(async () => false);
+    const loop = new ResumeLoop(pass, { minMs: 10, maxMs: 100 });
+    loop.later(600_000);
+    await vi.advanceTimersByTimeAsync(599_999);
+    expect(pass).toHaveBeenCalledTimes(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pass).toHaveBeenCalledTimes(1);
+    // The back-off did not grow: the next plain pass comes after the shortest delay, or about.
+    loop.later();
+    await vi.advanceTimersByTimeAsync(20);
+    expect(pass).toHaveBeenCalledTimes(2);
+    await loop.close();
+  });
+
   it('waits for the maintenance’s end while it holds, without growing the back-off', async () => {
     vi.useFakeTimers();
     let held: number | null = 600_000;

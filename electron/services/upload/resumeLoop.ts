@@ -36,11 +36,13 @@ export class ResumeLoop {
     if (await this.pass()) this.failures = 0;
   }
 
-  /** A pass after the back-off delay (nothing more when one is already planned). */
-  later(): void {
+  /** A pass after the back-off delay, or after `fixedMs` (nothing more when one is already planned). */
+  later(fixedMs?: number): void {
     if (this.closed || this.timer) return;
     const delay =
-      this.held() ?? backoffDelay(this.failures++, { baseMs: this.delays.minMs, maxMs: this.delays.maxMs });
+      this.held() ??
+      fixedMs ??
+      backoffDelay(this.failures++, { baseMs: this.delays.minMs, maxMs: this.delays.maxMs });
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.now();

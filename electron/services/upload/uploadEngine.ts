@@ -59,7 +59,7 @@ export class UploadEngine {
       (group, part, stage, done, total) =>
         this.notices.progress(group.workspaceId, group.id, part, group.parts.length, stage, done, total),
     );
-    this.groups = new GroupSender(ctx, sender, this.groupLocks, () => this.scheduleResume());
+    this.groups = new GroupSender(ctx, sender, this.groupLocks, (decision) => this.scheduleResume(decision));
   }
 
   async preview({
@@ -313,8 +313,9 @@ export class UploadEngine {
     return !failed;
   }
 
-  private scheduleResume(): void {
-    if (!this.closed) this.resumes.later();
+  /** `decision`: only an approver's decision is awaited (asked again after PollPolicy.decisionMs). */
+  private scheduleResume(decision = false): void {
+    if (!this.closed) this.resumes.later(decision ? this.ctx.poll.decisionMs : undefined);
   }
 
   ledger(): UploadContext['ledger'] {

@@ -1,14 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../../electron/cli/commands/approvals';
 import '../../../electron/cli/commands/upload';
-import { closeDatabase } from '../../../electron/services/db/deskDatabase';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
+import type { TeamLogin } from '../../support/teamCluster';
 import { runCliInProcess } from '../cliInProcess';
+import { startTeamComputers, type TeamComputers } from './teamComputers';
 
 /*
  * The approver sends, from the command line: alice's `upload` waits (exit 4); bob's `approve --wait`
@@ -16,52 +12,31 @@ import { runCliInProcess } from '../cliInProcess';
  * nothing and says who sent it; bob's `resume` picks up an upload he approved elsewhere.
  */
 
-let dir: string;
-let emu: RunningEmulator;
-let team: TeamCluster;
-let good: string[];
+let t: TeamComputers;
 
-const folder = (login: TeamLogin) => join(dir, login);
 const as = (login: TeamLogin, args: string[]) =>
-  runCliInProcess(emu, folder(login), args, {
-    DONATION_DESK_DATABASE_URL: team.urlOf(login),
+  runCliInProcess(t.emu, t.folder(login), args, {
+    DONATION_DESK_DATABASE_URL: t.team.urlOf(login),
     DONATION_DESK_POLL_MIN_MS: '50',
     DONATION_DESK_POLL_MAX_MS: '300',
   });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-approver-cli-'));
-  [emu, team] = await Promise.all([
-    startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startTeamCluster(),
-  ]);
-  const carol = new PgTeamDatabase({ url: team.urlOf('carol') });
-  await carol.setRule({ approval: 'always', thresholds: {}, sender: 'approver' });
-  await carol.close();
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  good = info.samples.causesInGoodStanding.map((c) => c.id);
+  t = await startTeamComputers({
+    prefix: 'dd-approver-cli-',
+    rule: { approval: 'always', thresholds: {}, sender: 'approver' },
+  });
 }, 120_000);
 
 afterAll(async () => {
-  for (const login of ['alice', 'bob'] as const) closeDatabase(join(folder(login), 'data'));
-  await emu?.close();
-  await team?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await t?.close();
 });
-
-async function sheet(name: string, rows: Array<[string, string, string]>): Promise<string> {
-  const file = join(dir, name);
-  await writeFile(file, ['Charity ID,Amount,Currency', ...rows.map((r) => r.join(',')), ''].join('\n'));
-  return file;
-}
 
 describe('the approver sends, from the command line', () => {
   it('alice uploads (waits), bob approves and sends with --wait, alice’s resume sends nothing', async () => {
-    const file = await sheet('november.csv', [
-      [good[0]!, '125.00', 'USD'],
-      [good[1]!, '40.00', 'USD'],
+    const file = await t.sheet('november.csv', [
+      [t.good[0]!, '125.00', 'USD'],
+      [t.good[1]!, '40.00', 'USD'],
     ]);
     const up = await as('alice', ['upload', file, '--json']);
     expect(up.code, up.err).toBe(4);
@@ -80,7 +55,7 @@ describe('the approver sends, from the command line', () => {
     expect(resumed.out).toMatch(/sent by bob( from [^,]+)?, not from this computer/);
     expect(resumed.out).toMatch(new RegExp(`Upload ${uploadId} of “november”: processed`));
     // One bulk at the service for it: bob's, followed on both computers.
-    const bulks = await team.query<{ n: string }>(
+    const bulks = await t.team.query<{ n: string }>(
       'SELECT count(*) AS n FROM desk.sent_bulk WHERE upload_id = $1',
       [uploadId],
     );
@@ -91,11 +66,11 @@ describe('the approver sends, from the command line', () => {
   }, 180_000);
 
   it('bob’s resume picks up an upload he approved and is to send', async () => {
-    const file = await sheet('december.csv', [[good[2]!, '9.99', 'EUR']]);
+    const file = await t.sheet('december.csv', [[t.good[2]!, '9.99', 'EUR']]);
     const up = await as('alice', ['upload', file, '--json']);
     expect(up.code, up.err).toBe(4);
     const uploadId = (JSON.parse(up.out) as { uploadId: string }).uploadId;
-    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    const bob = new PgTeamDatabase({ url: t.team.urlOf('bob') });
     try {
       const record = await bob.upload(uploadId);
       await bob.decide(uploadId, 'approve', record!.fileSha256, null);

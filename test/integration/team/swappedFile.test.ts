@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
-import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { startTeamCluster, type TeamCluster } from '../../support/teamCluster';
-import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
+import { runCliProcess, type CliRun } from '../cliProcess';
 import { bulkDonations } from '../upload/harness';
+import { startTeamComputers, type TeamComputers } from './teamComputers';
 
 /*
  * Two computers, one team database (issue 18, "the swapped file"): alice's upload of 3 × USD 1.00 is
@@ -17,56 +14,33 @@ import { bulkDonations } from '../upload/harness';
  * alice's computer sends is the approved bytes stored in the team database, never the changed file.
  */
 
-let dir: string;
-let cli: string;
-let emu: RunningEmulator;
-let team: TeamCluster;
-let good: string[];
-const laptopA = () => join(dir, 'laptop-a');
-const laptopB = () => join(dir, 'laptop-b');
+let t: TeamComputers;
+const laptopA = () => t.folder('laptop-a');
+const laptopB = () => t.folder('laptop-b');
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-swapped-'));
-  [cli, emu, team] = await Promise.all([
-    buildCli(dir),
-    startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startTeamCluster(),
-  ]);
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  good = info.samples.causesInGoodStanding.map((c) => c.id);
+  t = await startTeamComputers({ prefix: 'dd-swapped-', cli: true });
 }, 180_000);
 
 afterAll(async () => {
-  closeDatabase(laptopA());
-  closeDatabase(laptopB());
-  await emu?.close();
-  await team?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await t?.close();
 });
 
 function as(login: 'alice' | 'bob', folder: string, args: string[]): Promise<CliRun> {
-  return runCliProcess(cli, emu, args, folder, {
-    env: { DONATION_DESK_DATABASE_URL: team.urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
+  return runCliProcess(t.cli, t.emu, args, folder, {
+    env: { DONATION_DESK_DATABASE_URL: t.team.urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
     timeoutMs: 120_000,
   });
 }
 
 describe('a file changed on disk after approval', () => {
   it('is never sent: the approved bytes stored in the team database go instead', async () => {
-    const sheet = join(dir, 'march.csv');
-    await writeFile(
-      sheet,
-      [
-        'Charity ID,Amount,Currency',
-        `${good[0]},1.00,USD`,
-        `${good[1]},1.00,USD`,
-        `${good[2]},1.00,USD`,
-        '',
-      ].join('\n'),
-    );
+    const sheet = await t.sheet('march.csv', [
+      [t.good[0]!, '1.00', 'USD'],
+      [t.good[1]!, '1.00', 'USD'],
+      [t.good[2]!, '1.00', 'USD'],
+    ]);
     const waiting = await as('alice', laptopA(), ['upload', sheet, '--json']);
     expect(waiting.code, waiting.stderr).toBe(4);
     const { uploadId, approval } = JSON.parse(waiting.stdout) as {
@@ -74,7 +48,7 @@ describe('a file changed on disk after approval', () => {
       approval: { fileSha256: string };
     };
     // Stored with the submission, whoever sends it.
-    const bob = new PgTeamDatabase({ url: team.urlOf('bob') });
+    const bob = new PgTeamDatabase({ url: t.team.urlOf('bob') });
     try {
       const stored = await bob.fetchUploadFile(uploadId);
       expect(stored.map((f) => f.sha256)).toEqual([approval.fileSha256]);
@@ -115,7 +89,7 @@ describe('a file changed on disk after approval', () => {
     expect(upload.state).toBe('processed');
     // What left is the approved file: on disk again, and at the service 3 × USD 1.00.
     expect(sha(await readFile(path))).toBe(approval.fileSha256);
-    const donations = (await bulkDonations(emu, upload.intents[0]!.serviceId)) as unknown as Array<{
+    const donations = (await bulkDonations(t.emu, upload.intents[0]!.serviceId)) as unknown as Array<{
       attributes: Record<string, unknown>;
     }>;
     expect(donations).toHaveLength(3);

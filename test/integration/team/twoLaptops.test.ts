@@ -1,10 +1,7 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/server';
 import { startDesk, type DeskRuntime } from '../../../electron/services';
-import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
 import {
   dispatch,
@@ -14,7 +11,8 @@ import {
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import { startPgCluster, type PgCluster } from '../../support/pgCluster';
-import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
+import { runCliProcess, type CliRun } from '../cliProcess';
+import { startTeamComputers, type TeamComputers } from './teamComputers';
 
 /*
  * Two laptops, one team database: two data folders, two PostgreSQL logins (alice prepares, bob
@@ -24,56 +22,39 @@ import { buildCli, runCliProcess, type CliRun } from '../cliProcess';
  * lists every step with who and when.
  */
 
-let dir: string;
-let cli: string;
-let emu: RunningEmulator;
-let team: PgCluster;
+let t: TeamComputers<PgCluster>;
 const PASSWORDS = { alice: 'alice-password', bob: 'bob-password' } as const;
-const urlOf = (login: 'alice' | 'bob') => team.url(login, PASSWORDS[login]);
-let good: string[];
+const urlOf = (login: 'alice' | 'bob') => t.team.url(login, PASSWORDS[login]);
 
-const laptopA = () => join(dir, 'laptop-a');
-const laptopB = () => join(dir, 'laptop-b');
+const laptopA = () => t.folder('laptop-a');
+const laptopB = () => t.folder('laptop-b');
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dd-two-laptops-'));
-  [cli, emu, team] = await Promise.all([
-    buildCli(dir),
-    startEmulator({ port: 0, uploadPort: 0, timeScale: 200, quiet: true }),
-    startPgCluster(),
-  ]);
+  // An empty cluster: the team's admin sets it up below with the real command.
+  t = await startTeamComputers({ prefix: 'dd-two-laptops-', cli: true, cluster: () => startPgCluster() });
   // The team's admin sets the empty database up with the real command, then gives each person a
   // login: alice prepares; bob approves, and prepares too (he tries to send the same rows later).
-  const init = await runCliProcess(cli, emu, ['db', 'init-team', '--url', team.adminUrl], join(dir, 'admin'));
+  const init = await runCliProcess(
+    t.cli,
+    t.emu,
+    ['db', 'init-team', '--url', t.team.adminUrl],
+    t.folder('admin'),
+  );
   expect(init.code, init.stderr).toBe(0);
   expect(init.stdout).toContain('CREATE ROLE');
-  await team.createLogin('alice', PASSWORDS.alice, ['desk_preparer']);
-  await team.createLogin('bob', PASSWORDS.bob, ['desk_preparer', 'desk_approver']);
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
-    samples: { causesInGoodStanding: Array<{ id: string }> };
-  };
-  good = info.samples.causesInGoodStanding.map((c) => c.id);
+  await t.team.createLogin('alice', PASSWORDS.alice, ['desk_preparer']);
+  await t.team.createLogin('bob', PASSWORDS.bob, ['desk_preparer', 'desk_approver']);
 }, 180_000);
 
 afterAll(async () => {
-  closeDatabase(laptopA());
-  closeDatabase(laptopB());
-  await emu?.close();
-  await team?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await t?.close();
 });
 
 function as(login: 'alice' | 'bob', folder: string, args: string[]): Promise<CliRun> {
-  return runCliProcess(cli, emu, args, folder, {
+  return runCliProcess(t.cli, t.emu, args, folder, {
     env: { DONATION_DESK_DATABASE_URL: urlOf(login), DONATION_DESK_POLL_MAX_MS: '300' },
     timeoutMs: 120_000,
   });
-}
-
-async function sheet(name: string, rows: Array<[string, string, string]>): Promise<string> {
-  const file = join(dir, name);
-  await writeFile(file, ['Charity ID,Amount,Currency', ...rows.map((r) => r.join(',')), ''].join('\n'));
-  return file;
 }
 
 describe('two laptops on one team database', () => {
@@ -81,10 +62,10 @@ describe('two laptops on one team database', () => {
   let uploadId: string;
 
   it('A uploads: recorded, built, hashed and waiting for approval (exit 4); nothing is sent', async () => {
-    novemberFile = await sheet('november.csv', [
-      [good[0]!, '125.00', 'USD'],
-      [good[1]!, '40.00', 'USD'],
-      [good[2]!, '9.99', 'EUR'],
+    novemberFile = await t.sheet('november.csv', [
+      [t.good[0]!, '125.00', 'USD'],
+      [t.good[1]!, '40.00', 'USD'],
+      [t.good[2]!, '9.99', 'EUR'],
     ]);
     const run = await as('alice', laptopA(), ['upload', novemberFile, '--json']);
     expect(run.code, run.stderr).toBe(4);
@@ -115,7 +96,7 @@ describe('two laptops on one team database', () => {
         ]) as unknown,
       });
       expect(record?.review.largestRecipients[0]).toEqual({
-        recipientId: good[0],
+        recipientId: t.good[0],
         currencyCode: 'USD',
         amount: 12_500,
         count: 1,
@@ -180,7 +161,7 @@ describe('two laptops on one team database', () => {
   }, 60_000);
 
   it('upload --wait waits for the decision, then sends and follows it (exit 0)', async () => {
-    const october = await sheet('october.csv', [[good[4]!, '15.00', 'USD']]);
+    const october = await t.sheet('october.csv', [[t.good[4]!, '15.00', 'USD']]);
     const waiting = as('alice', laptopA(), ['upload', october, '--wait', '--json']);
     let id: string | undefined;
     for (let tries = 0; !id && tries < 100; tries++) {
@@ -204,7 +185,7 @@ describe('two laptops on one team database', () => {
   }, 120_000);
 
   it('a rejected upload is never sent: A’s resume stops it with bob’s reason (exit 1)', async () => {
-    const september = await sheet('september.csv', [[good[5] ?? good[0]!, '77.00', 'GBP']]);
+    const september = await t.sheet('september.csv', [[t.good[5] ?? t.good[0]!, '77.00', 'GBP']]);
     const waiting = await as('alice', laptopA(), ['upload', september, '--json']);
     expect(waiting.code, waiting.stderr).toBe(4);
     const id = (JSON.parse(waiting.stdout) as { uploadId: string }).uploadId;
@@ -238,7 +219,7 @@ describe('two laptops on one team database', () => {
     });
 
     it('voids the approval: the team record is void and A’s upload is stopped, never sent', async () => {
-      const december = await sheet('december.csv', [[good[3]!, '60.00', 'USD']]);
+      const december = await t.sheet('december.csv', [[t.good[3]!, '60.00', 'USD']]);
       const waiting = await as('alice', laptopA(), ['upload', december, '--json']);
       expect(waiting.code, waiting.stderr).toBe(4);
       secondId = (JSON.parse(waiting.stdout) as { uploadId: string }).uploadId;
@@ -255,14 +236,14 @@ describe('two laptops on one team database', () => {
           openExternal: async () => undefined,
           identity: { person: () => 'alice', computer: () => 'laptop-a' },
           env: {
-            DONATION_DESK_CLIENT_ID: emu.clientId,
-            DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
+            DONATION_DESK_CLIENT_ID: t.emu.clientId,
+            DONATION_DESK_CLIENT_SECRET: t.emu.clientSecret,
             DONATION_DESK_DATABASE_URL: urlOf('alice'),
             DONATION_DESK_POLL_MIN_MS: '60000',
             DONATION_DESK_POLL_MAX_MS: '120000',
           },
         },
-        { overrides: { baseUrl: emu.apiBaseUrl, tokenUrl: emu.tokenUrl } },
+        { overrides: { baseUrl: t.emu.apiBaseUrl, tokenUrl: t.emu.tokenUrl } },
       );
       const before = (await call('upload.list', {})).find((u) => u.uploadId === secondId);
       expect(before?.state).toBe('waiting-approval');
@@ -287,7 +268,7 @@ describe('two laptops on one team database', () => {
   });
 
   it('the team’s audit trail lists every step with who (alice, bob) and when', async () => {
-    const out = join(dir, 'trail.csv');
+    const out = join(t.dir, 'trail.csv');
     const run = await as('bob', laptopB(), ['audit', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("of the team's audit trail");
@@ -328,30 +309,30 @@ describe('a laptop connected to the team in Settings', () => {
   it('runs its commands on that team database too (the password from PGPASSWORD), and never alone without it', async () => {
     // What Settings → Team database leaves on disk where the password cannot be kept (no key store):
     // the address in plain, no password. Commands must not quietly work alone over it.
-    const folder = join(dir, 'laptop-c');
+    const folder = t.folder('laptop-c');
     await mkdir(folder, { recursive: true });
     const address = urlOf('bob').replace(`:${PASSWORDS.bob}@`, '@');
     expect(address).not.toContain(PASSWORDS.bob);
     await writeFile(join(folder, 'settings.json'), JSON.stringify({ teamDatabase: { address } }));
 
-    const withPassword = await runCliProcess(cli, emu, ['approvals', '--all', '--json'], folder, {
+    const withPassword = await runCliProcess(t.cli, t.emu, ['approvals', '--all', '--json'], folder, {
       env: { PGPASSWORD: PASSWORDS.bob },
     });
     expect(withPassword.code, withPassword.stderr).toBe(0);
     // Alone, `approvals` exits 2 ("no team database"): a list means the team database answered.
     expect(Array.isArray((JSON.parse(withPassword.stdout) as { approvals: unknown }).approvals)).toBe(true);
 
-    const without = await runCliProcess(cli, emu, ['approvals', '--json'], folder);
+    const without = await runCliProcess(t.cli, t.emu, ['approvals', '--json'], folder);
     expect(without.code, without.stdout).toBe(3);
     expect(`${without.stderr}${without.stdout}`).toMatch(
       /asks for a password and none was given.*PGPASSWORD/,
     );
 
     // An upload without the password is refused before anything is recorded or sent.
-    const file = await sheet('laptop-c.csv', [[good[0] as string, '12.00', 'USD']]);
-    const upload = await runCliProcess(cli, emu, ['upload', file], folder);
+    const file = await t.sheet('laptop-c.csv', [[t.good[0] as string, '12.00', 'USD']]);
+    const upload = await runCliProcess(t.cli, t.emu, ['upload', file], folder);
     expect(upload.code, upload.stderr).toBe(3);
-    const resumed = await runCliProcess(cli, emu, ['resume', '--json'], folder);
+    const resumed = await runCliProcess(t.cli, t.emu, ['resume', '--json'], folder);
     expect(JSON.parse(resumed.stdout || '{"uploads":[]}')).toMatchObject({ uploads: [] });
   }, 120_000);
 });

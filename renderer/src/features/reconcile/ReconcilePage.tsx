@@ -120,6 +120,16 @@ export default function ReconcilePage() {
     [reloadCached],
   );
 
+  // Team mode: a colleague's bulk sent or moved on shows without a press (main has read the team's
+  // bulks again; their donations follow with the background refresh that main starts, above).
+  useEffect(
+    () =>
+      desk.on('team.news', (news: EventPayload<'team.news'>) => {
+        if (news.kind === 'bulk' || news.kind === 'resync') reloadCached();
+      }),
+    [reloadCached],
+  );
+
   /**
    * Reads the uploads' donations from the service, every page; with `everything`, every donation of
    * the account (to find a correction whose answer was lost), then shows the uploads' ones again.
