@@ -11,6 +11,8 @@ export {
 } from './maintenance';
 export {
   maintenanceAheadWords,
+  maintenanceWhenWords,
+  MAINTENANCE_GUESS_WORDS,
   maintenanceNowWords,
   maintenanceUntilWords,
   sandboxStaffedHoursWords,

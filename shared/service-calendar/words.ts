@@ -96,12 +96,19 @@ export const UPLOAD_HELD_WORDS = 'Your upload is safe; it will be followed when 
 export const REFRESH_HELD_WORDS =
   'Nothing is lost; the donations will be read again when the service is back.';
 
+/** What is said of a window that is only a guess from the cycle. */
+export const MAINTENANCE_GUESS_WORDS =
+  "a guess, about five weeks after the last known date; check the service's announcements.";
+
+/** When a window to come falls: "Sat 5 Dec 2026, 18:00–24:00 Mountain Time (Sun 6 Dec, 02:00–08:00 your time)". */
+export function maintenanceWhenWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
+  return `${saturday(window, words)}, 18:00–24:00 Mountain Time (${yourSpan(window, now, words)})`;
+}
+
 /** A window to come, for Settings and the header ("Next scheduled maintenance: …"). */
 export function maintenanceAheadWords(window: MaintenanceWindow, now: Date, words: TimeWords = {}): string {
-  const when = `${saturday(window, words)}, 18:00–24:00 Mountain Time (${yourSpan(window, now, words)})`;
-  return window.estimated
-    ? `${when}: a guess, about five weeks after the last known date; check the service's announcements.`
-    : when;
+  const when = maintenanceWhenWords(window, now, words);
+  return window.estimated ? `${when}: ${MAINTENANCE_GUESS_WORDS}` : when;
 }
 
 /** Before an upload whose validation or processing may still run when a window starts. */

@@ -4,7 +4,11 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { desk } from '../../app/deskClient';
-import { expectedMaintenance, maintenanceAheadWords } from '../../../../shared/service-calendar';
+import {
+  expectedMaintenance,
+  MAINTENANCE_GUESS_WORDS,
+  maintenanceWhenWords,
+} from '../../../../shared/service-calendar';
 import { SettingsSection, SettingsStatus } from './SettingsSection';
 
 type Feedback = { severity: 'success' | 'error'; text: string } | null;
@@ -73,7 +77,8 @@ export function ServiceCalendarPanel() {
       <Typography id="next-maintenance" data-testid="next-maintenance">
         {next ? (
           <>
-            Next maintenance: <strong>{maintenanceAheadWords(next, now)}</strong>
+            Next maintenance: <strong>{maintenanceWhenWords(next, now)}</strong>
+            {next.estimated ? `: ${MAINTENANCE_GUESS_WORDS}` : ''}
             {next.estimated && saved.length === 0
               ? ' No date is entered yet: the guess counts five weeks at a time from the service’s last published release date.'
               : ''}
