@@ -11,6 +11,7 @@ import { ALICE, aliceAndBobTeam } from './teamApps';
  * with her own login and no app, declares 10 × USD 10.00 and stores a file holding USD 999,999.00 in
  * one of its rows. Bob's app reads the file: its totals beside the declaration, every row (searchable,
  * the outlier's warning on it), the difference in a sentence, and Approve off. At 1280×720.
+ * `DESK_SCREENSHOTS=1` also writes docs/images/team-approver-review.png for the team admin's guide.
  */
 
 let uploadId: string;
@@ -93,6 +94,13 @@ test('the review shows what the file holds; a lying declaration turns Approve of
   await blocked.scrollIntoViewIfNeeded();
   await expect(blocked).toBeInViewport();
   expect(await seriousViolations(page)).toEqual([]);
+  if (process.env.DESK_SCREENSHOTS === '1') {
+    // For the team admin's guide (docs/guide/team-admin.md), like the other guides' screenshots.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: 'docs/images/team-approver-review.png' });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
 
   // The refusal is in the trail: bob's computer wrote it, and copied it to the team's.
   await expect(async () => {
