@@ -17,6 +17,7 @@ import type { ChannelResponse, EventPayload } from '../../../../shared/contract'
 import { formatMinor } from '../../../../shared/amounts';
 import { count, plural } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
+import { dateTimeSeconds } from '../../lib/dates';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
@@ -28,8 +29,6 @@ type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][nu
 
 /** The earlier file a row went out in is named by when; the service's id stays in a tooltip. */
 const earlierFileWords = (id: string) => `The service’s id for the earlier file: ${id}`;
-const sentWhen = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 const stageLabels: Record<EventPayload<'upload.progress'>['stage'], string> = {
   validating: 'Checking every row again',
@@ -253,7 +252,7 @@ export function UploadDialog({
                     >
                       row {duplicates[0]?.row ?? '(new)'}, sent
                       {duplicates[0]?.sentBy ? ` by ${duplicates[0].sentBy}` : ''}{' '}
-                      {duplicates[0] ? sentWhen(duplicates[0].sentAt) : ''}
+                      {duplicates[0] ? dateTimeSeconds(duplicates[0].sentAt) : ''}
                     </span>
                     . Sending them again makes a second donation.
                   </Typography>
@@ -303,7 +302,7 @@ export function UploadDialog({
                             />
                           }
                           title={earlierFileWords(d.intentId)}
-                          label={`Send row ${d.row ?? '(new)'} again (sent${d.sentBy ? ` by ${d.sentBy}` : ''} ${sentWhen(d.sentAt)})`}
+                          label={`Send row ${d.row ?? '(new)'} again (sent${d.sentBy ? ` by ${d.sentBy}` : ''} ${dateTimeSeconds(d.sentAt)})`}
                         />
                       ))}
                     </Stack>

@@ -18,6 +18,7 @@ import Typography from '@mui/material/Typography';
 import type { IntentView, UploadApproval, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
+import { dateTime, dateTimeSeconds } from '../../lib/dates';
 import {
   intentErrorWords,
   intentNameWords,
@@ -48,13 +49,10 @@ const uploadStateLabels: Record<
   stopped: { label: 'Stopped', color: 'warning' },
 };
 
-const shortTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** Team mode: where the upload's approval stands, in a sentence (the file it binds to on hover). */
 function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; uploadId: string }) {
   const by = approval.decidedBy
-    ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${shortTime(approval.decidedAt)}` : ''}`
+    ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${dateTime(approval.decidedAt)}` : ''}`
     : '';
   const reason = approval.reason ? `: “${approval.reason}”` : '';
   const byApprover = approval.sender === 'approver';
@@ -96,9 +94,6 @@ function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; upload
 
 const correctedLabel = { label: 'Corrected', color: 'success' as const };
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
 const environmentWord = (id: string) =>
   id in environmentLabels ? environmentLabels[id as EnvironmentId] : id;
 
@@ -117,7 +112,7 @@ function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView
             {intentNameWords(upload.workspaceName, intent)}
           </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="intent-sent">
-            {intentSentWords(intent, time)} ·{' '}
+            {intentSentWords(intent, dateTimeSeconds)} ·{' '}
             <Box
               component="span"
               sx={upload.environment === 'production' ? { color: 'error.main', fontWeight: 600 } : {}}
@@ -147,7 +142,7 @@ function Timeline({ intent, name }: { intent: IntentView; name: string }) {
     <Stack component="ol" sx={{ m: 0, pl: 2.5, fontSize: 13 }} aria-label={`Timeline of ${name}`}>
       {timelineSteps(intent.timeline).map((t, i) => (
         <li key={i}>
-          <strong title={t.code}>{t.label}</strong> · {time(t.at)}
+          <strong title={t.code}>{t.label}</strong> · {dateTimeSeconds(t.at)}
           {t.note ? ` · ${t.note}` : ''}
         </li>
       ))}
@@ -160,7 +155,9 @@ function CorrectsWords({ bulkId, uploads }: { bulkId: string; uploads: UploadVie
   const corrected = uploads.find((o) => o.intents.some((i) => i.serviceId === bulkId));
   return (
     <span title={`Bulk ${bulkId}`} data-testid="upload-corrects">
-      {corrected ? ` · corrects the upload of ${time(corrected.createdAt)}` : ` · corrects bulk ${bulkId}`}
+      {corrected
+        ? ` · corrects the upload of ${dateTimeSeconds(corrected.createdAt)}`
+        : ` · corrects bulk ${bulkId}`}
     </span>
   );
 }
@@ -264,7 +261,7 @@ export default function UploadsPage() {
                 {u.workspaceName}
               </Typography>
               <Chip label={state.label} color={state.color} data-testid="upload-state" />
-              <Typography color="text.secondary">{time(u.createdAt)}</Typography>
+              <Typography color="text.secondary">{dateTimeSeconds(u.createdAt)}</Typography>
             </Stack>
             <Typography sx={{ mt: 1 }} data-testid="upload-totals">
               {count(u.rows, 'row')}: {totalsInWords(u.totals)}
