@@ -137,8 +137,11 @@ export function UploadDialog({
   const environment = info?.environment;
   // Team mode, when the team's rule holds this upload for an approver: it is submitted, not sent.
   const rule = team?.mode === 'team' ? team.rule : null;
-  const forApproval = !oneByOne && !!rule && !!preview && waitsForApprover(rule, preview.totals);
   const duplicates = preview?.duplicates ?? [];
+  // What will actually go: with "send only the new rows", the rows never sent before and their totals.
+  const leavingOut = !!preview?.onlyNew && onlyNew && !resendIntentId && !oneByOne;
+  const going = preview ? (leavingOut && preview.onlyNew ? preview.onlyNew : preview) : null;
+  const forApproval = !oneByOne && !!rule && !!going && waitsForApprover(rule, going.totals);
   const blocked =
     !preview ||
     preview.valid === 0 ||
@@ -150,7 +153,8 @@ export function UploadDialog({
       confirmed.size < duplicates.length &&
       !resendIntentId);
   // Rows of this upload never sent before (a row flagged twice, by this computer and a colleague, counts once).
-  const newRows = preview ? preview.valid - new Set(duplicates.map((d) => d.rowKey)).size : 0;
+  const newRows = preview?.onlyNew?.valid ?? 0;
+  const sentBefore = preview ? preview.valid - newRows : 0;
 
   return (
     <Dialog
@@ -181,18 +185,20 @@ export function UploadDialog({
             </Alert>
           )}
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
-          {preview && (
+          {preview && going && (
             <>
               <Typography data-testid="upload-summary">
                 {resendIntentId
                   ? `${preview.valid.toLocaleString()} of the ${count(preview.rows, 'row')} without a donation ${plural(preview.valid, { one: 'is', other: 'are' })} ready to send again`
-                  : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
-                {preview.parts > 1 ? `, sent as ${preview.parts} files` : ''}:{' '}
-                <strong>{totalsInWords(preview.totals)}</strong>.
+                  : leavingOut
+                    ? `${going.valid.toLocaleString()} of ${count(preview.rows, 'row')} will go (the ${count(sentBefore, 'row')} sent before ${plural(sentBefore, { one: 'is', other: 'are' })} left out)`
+                    : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
+                {going.parts > 1 ? `, sent as ${going.parts} files` : ''}:{' '}
+                <strong>{totalsInWords(going.totals)}</strong>.
               </Typography>
-              {preview.totals.length > 1 && (
+              {going.totals.length > 1 && (
                 <Stack component="ul" sx={{ m: 0 }} aria-label="Per currency">
-                  {preview.totals.map((t) => (
+                  {going.totals.map((t) => (
                     <li key={t.currencyCode}>
                       {formatMinor(t.amount, t.currencyCode)} in {count(t.count, 'donation')}
                     </li>
@@ -267,7 +273,7 @@ export function UploadDialog({
                           }}
                         />
                       }
-                      label={`Send only the ${count(newRows, 'new row')}; leave out the ${count(new Set(duplicates.map((d) => d.rowKey)).size, 'row')} sent before`}
+                      label={`Send only the ${count(newRows, 'new row')}; leave out the ${count(sentBefore, 'row')} sent before`}
                     />
                   )}
                   {!onlyNew && (
