@@ -21,8 +21,8 @@ import { dateTimeSeconds } from '../../lib/dates';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
-import { waitsForApprover } from '../../../../shared/team/approvalWait';
 import { leaveUploadNotice } from './uploadNotice';
+import { whatGoes } from './whatGoes';
 
 type Preview = ChannelResponse<'upload.preview'>;
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
@@ -139,9 +139,8 @@ export function UploadDialog({
   const rule = team?.mode === 'team' ? team.rule : null;
   const duplicates = preview?.duplicates ?? [];
   // What will actually go: with "send only the new rows", the rows never sent before and their totals.
-  const leavingOut = !!preview?.onlyNew && onlyNew && !resendIntentId && !oneByOne;
-  const going = preview ? (leavingOut && preview.onlyNew ? preview.onlyNew : preview) : null;
-  const forApproval = !oneByOne && !!rule && !!going && waitsForApprover(rule, going.totals);
+  const going = preview ? whatGoes(preview, { onlyNew, resend: !!resendIntentId, oneByOne }, rule) : null;
+  const forApproval = !!going?.forApproval;
   const blocked =
     !preview ||
     preview.valid === 0 ||
@@ -190,8 +189,8 @@ export function UploadDialog({
               <Typography data-testid="upload-summary">
                 {resendIntentId
                   ? `${preview.valid.toLocaleString()} of the ${count(preview.rows, 'row')} without a donation ${plural(preview.valid, { one: 'is', other: 'are' })} ready to send again`
-                  : leavingOut
-                    ? `${going.valid.toLocaleString()} of ${count(preview.rows, 'row')} will go (the ${count(sentBefore, 'row')} sent before ${plural(sentBefore, { one: 'is', other: 'are' })} left out)`
+                  : going.leftOut
+                    ? `${going.valid.toLocaleString()} of ${count(preview.rows, 'row')} will go (the ${count(going.leftOut, 'row')} sent before ${plural(going.leftOut, { one: 'is', other: 'are' })} left out)`
                     : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
                 {going.parts > 1 ? `, sent as ${going.parts} files` : ''}:{' '}
                 <strong>{totalsInWords(going.totals)}</strong>.
