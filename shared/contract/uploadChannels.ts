@@ -171,6 +171,17 @@ export const uploadChannels = {
       mappingProblems: z.array(z.string()),
       /** Ready rows that correct a declined donation (metadata ddReplaces): these may also go one by one. */
       replacements: z.number().int().nonnegative(),
+      /**
+       * What "send only the new rows" (skipDuplicates) would send: the ready rows never sent before,
+       * their totals and files. Null when no row was sent before.
+       */
+      onlyNew: z
+        .object({
+          valid: z.number().int().nonnegative(),
+          totals: z.array(currencyTotalSchema),
+          parts: z.number().int().nonnegative(),
+        })
+        .nullable(),
     }),
   },
   /** Validates, builds, compresses and sends the workspace's valid rows; resolves once every file is at the service. */

@@ -90,7 +90,16 @@ describe('checkFile', () => {
   });
 
   it('does not judge "usual" from too few rows', () => {
-    expect(checkFile([gift(100, 'a@x.com'), gift(100000, 'b@x.com')])).toEqual([]);
+    const usuals = new Map<string, number>();
+    expect(checkFile([gift(100, 'a@x.com'), gift(100000, 'b@x.com')], { usuals })).toEqual([]);
+    expect(usuals.size).toBe(0);
+  });
+
+  it('says the usual amount of each currency it judged, for saying why it moved', () => {
+    const usuals = new Map<string, number>();
+    const rows = [900, 1000, 1100, 1200, 100000].map((amount, i) => gift(amount, `${i}@x.com`));
+    checkFile(rows, { usuals });
+    expect([...usuals]).toEqual([['USD', 1100]]);
   });
 
   it('skips rows that could not be built', () => {

@@ -29,6 +29,8 @@ export interface FileCheckOptions {
   outlierMinRows?: number;
   /** How amounts are written in messages ("$1,250.00"); default the runtime's, as on the rest of the screen. */
   locale?: string;
+  /** Filled with the usual (median) amount of each currency that has one, for saying why it moved. */
+  usuals?: Map<string, number>;
 }
 
 /** Who gives, as the duplicate checks compare donors: the email, else the name, case and spacing aside. */
@@ -265,6 +267,7 @@ export function checkFileDigests(
     // A typed array sorts numbers as numbers, several times faster than a comparator.
     if (list.length >= minRows) medians.set(currency, median(Float64Array.from(list).sort()));
   }
+  for (const [currency, usual] of medians) options.usuals?.set(currency, usual);
   for (let index = 0; index < count; index++) {
     if (!present[index]) continue;
     const amount = amounts[index];

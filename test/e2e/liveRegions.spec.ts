@@ -142,3 +142,41 @@ fastTest(
     expect(await seriousViolations(page), 'axe on an upload that needs repair').toEqual([]);
   },
 );
+
+test('a fixed row that moves the usual amount: the warnings that rise are said with why, once the counts settle', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'prepare');
+  await recordSpeech(page);
+  const lines = [
+    'Charity ID,Gift amount,Currency,Employee email',
+    '840-563097462,10.00,USD,ana@acme.example',
+    '840-446863710,10.00,USD,ben@acme.example',
+    '250-127883502,10.00,USD,chloe@acme.example',
+    '840-695196762,50.00,USD,dev@acme.example',
+    '124-423823932,200.00,USD,emma@acme.example',
+    '840-563097462,600.00,USD,finn@acme.example',
+    '840-446863710,ten,USD,gia@acme.example',
+  ];
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'usual.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  await page.getByRole('button', { name: 'Check every row' }).click();
+  await expect(page.getByTestId('summary-invalid')).toHaveText('1');
+  // The usual USD amount is $30.00 while row 8 does not count: only row 7's $600.00 is flagged.
+  await expect(page.getByTestId('summary-warnings')).toHaveText('1');
+
+  await retype(page, 'ten', '11.00');
+  const why = '1 more row is now at least 10 times the usual USD amount: it is $11.00 now that row 8 counts.';
+  await expect(announcer(page)).toHaveText(`Row 8, Gift amount: fixed; no rows left with errors. ${why}`);
+  await expect(page.getByTestId('summary-warnings')).toHaveText('2');
+  await expect(page.getByTestId('usual-moved')).toHaveText(why);
+  // Said once, with the counts it ends on: not a first count and then a second.
+  expect(await timesSaid(page, /Row 8, Gift amount/)).toBe(1);
+  // The row now flagged says why on its own warning too.
+  await expect(grid(page).getByRole('gridcell', { name: '200.00', exact: true })).toHaveAttribute(
+    'title',
+    /usual USD amount \(\$11\.00\)\. Check for a missing decimal point\. This row is flagged since row 8 counts: the usual USD amount moved from \$30\.00 to \$11\.00\./,
+  );
+});

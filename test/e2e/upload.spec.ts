@@ -188,9 +188,15 @@ test('a file holding rows sent before and new ones: send only the new rows, noth
   await page.getByRole('button', { name: 'Upload…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload to the giving service' });
   await expect(dialog).toContainText('2 rows already went out');
+  const summary = dialog.getByTestId('upload-summary');
+  await expect(summary).toHaveText('5 of 5 rows are ready: $100.00 in 5 donations.');
   const send = dialog.getByRole('button', { name: 'Send' });
   await expect(send).toBeDisabled();
   await dialog.getByLabel('Send only the 3 new rows; leave out the 2 rows sent before').check();
+  // The summary says what goes: the three new rows and their amount, not the whole file's.
+  await expect(summary).toHaveText(
+    '3 of 5 rows will go (the 2 rows sent before are left out): $60.00 in 3 donations.',
+  );
   await expect(dialog.getByRole('group', { name: 'Rows sent before' })).toBeHidden();
   await expect(send).toBeEnabled();
   await send.click();

@@ -69,6 +69,12 @@ export async function duplicateFlags(
   return flags;
 }
 
+/** "Send only the new rows": the ready rows no flag names (every row sent before stays out). */
+export function newRowsOf(ready: readonly ReadyRow[], flags: DuplicateFlags): ReadyRow[] {
+  const sentBefore = new Set(flags.map((f) => f.rowKey));
+  return ready.filter((r) => !sentBefore.has(r.key));
+}
+
 /** Refuses what must not be sent: mapping errors, invalid rows (unless skipped), unconfirmed duplicates. */
 export async function admit(
   ctx: Pick<UploadContext, 'environments' | 'ledger' | 'gate'>,
@@ -94,8 +100,7 @@ export async function admit(
   const flags = await duplicateFlags(ctx, validated.ready, false, resending);
   if (skipDuplicates) {
     // "Send only the new rows": every row sent before stays out, whatever was asked of each.
-    const sentBefore = new Set(flags.map((f) => f.rowKey));
-    const rows = validated.ready.filter((r) => !sentBefore.has(r.key));
+    const rows = newRowsOf(validated.ready, flags);
     if (rows.length === 0) {
       throw new DeskFailure(
         'NOTHING_TO_SEND',

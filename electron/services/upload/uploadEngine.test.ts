@@ -137,6 +137,14 @@ describe('UploadEngine', () => {
     expect(flagged.duplicates).toEqual([
       expect.objectContaining({ rowKey: 1, sentBy: 'bob', uploadId: 'theirs', computer: 'bob-pc' }),
     ]);
+    // "Send only the new rows" sends row 3 alone: its count and amount, not the whole file's.
+    expect(preview.onlyNew).toBeNull();
+    expect(flagged.totals).toEqual([{ currencyCode: 'USD', count: 2, amount: 3000 }]);
+    expect(flagged.onlyNew).toEqual({
+      valid: 1,
+      totals: [{ currencyCode: 'USD', count: 1, amount: 2000 }],
+      parts: 1,
+    });
     const refused = await engine.start({ workspaceId }).catch((e: unknown) => e);
     expect((refused as DeskFailure).code).toBe('DUPLICATES');
     expect(ledger.allGroups()).toEqual([]);

@@ -4,14 +4,14 @@ import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { IntentView, UploadView } from '../../../shared/contract/uploadChannels';
 import { DeskFailure } from '../../../shared/result';
 import type { LedgerGroup } from '../ledger/ledgerShapes';
-import { admit, checkReplacements, duplicateFlags, replacementsOf } from './admission';
+import { admit, checkReplacements, duplicateFlags, newRowsOf, replacementsOf } from './admission';
 import { serviceInUse, type UploadBasics } from './basics';
 import { saveIntent, type UploadContext } from './context';
 import { IntentFollower, needsFollowing } from './follower';
 import { GroupSender } from './groupSender';
 import { allSettled, stopGroup, unsent, waitsOnTeam } from './ledgerGroups';
 import { localSendGates } from './localSendGate';
-import { planParts, validateWorkspace, type ValidatedWorkspace } from './prepare';
+import { planParts, totalsOf, validateWorkspace, type ReadyRow, type ValidatedWorkspace } from './prepare';
 import { recordClaimed } from './recorder';
 import { errorsOf } from './repair';
 import { intentOrThrow, rowsToResend } from './resendRows';
@@ -70,20 +70,30 @@ export class UploadEngine {
     // A resend sends only the failed bulk's rows that have no donation: the preview says exactly those.
     const wanted = resendIntentId ? (await rowsToResend(this.ctx, resendIntentId)).wanted : undefined;
     const validated = await validateWorkspace(workspace, wanted);
+    const duplicates = resendIntentId ? [] : await duplicateFlags(this.ctx, validated.ready, true);
+    const partsOf = async (rows: readonly ReadyRow[]) =>
+      (
+        await planParts(
+          rows.map((r) => r.donation),
+          this.ctx.limits,
+        )
+      ).length;
+    // What "send only the new rows" would send, so the dialog shows and the team's rule weighs that.
+    const fresh = duplicates.length ? newRowsOf(validated.ready, duplicates) : null;
     return {
       rows: wanted ? validated.ready.length + validated.invalid.length : validated.workspace.rows.length,
       valid: validated.ready.length,
       invalid: validated.invalid.length,
       totals: validated.totals,
-      duplicates: resendIntentId ? [] : await duplicateFlags(this.ctx, validated.ready, true),
-      parts: (
-        await planParts(
-          validated.ready.map((r) => r.donation),
-          this.ctx.limits,
-        )
-      ).length,
+      duplicates,
+      parts: await partsOf(validated.ready),
       mappingProblems: validated.mappingProblems,
       replacements: replacementsOf(validated.ready).length,
+      onlyNew: fresh && {
+        valid: fresh.length,
+        totals: totalsOf(fresh.map((r) => r.donation)),
+        parts: fresh.length ? await partsOf(fresh) : 0,
+      },
     };
   }
 

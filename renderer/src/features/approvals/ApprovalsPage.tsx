@@ -21,7 +21,8 @@ import { useSubRoute } from '../../app/routes';
 import { useTeam } from '../../app/TeamContext';
 import { approvalPolicyInWords } from '../../components/TeamBadge';
 import { ReviewPage } from './ReviewPage';
-import { StateChip, Totals, when } from './approvalLook';
+import { StateChip, Totals } from './approvalLook';
+import { dateTime } from '../../lib/dates';
 
 function ApprovalList() {
   const { status, refresh: refreshTeam } = useTeam();
@@ -140,7 +141,7 @@ function ApprovalList() {
                       on {a.computer}
                     </Typography>
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(a.createdAt)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{dateTime(a.createdAt)}</TableCell>
                   <TableCell align="right">{a.rows.toLocaleString()}</TableCell>
                   <TableCell align="right">
                     <Totals totals={a.totals} />
@@ -151,7 +152,7 @@ function ApprovalList() {
                         {a.decidedBy}
                         {a.decidedAt && (
                           <Typography variant="body2" color="text.secondary">
-                            {when(a.decidedAt)}
+                            {dateTime(a.decidedAt)}
                           </Typography>
                         )}
                         {a.reason && (

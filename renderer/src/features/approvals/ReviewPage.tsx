@@ -24,7 +24,8 @@ import { environmentWord } from '../../../../shared/audit/describeAuditEntry';
 import { desk } from '../../app/deskClient';
 import { useTeam } from '../../app/TeamContext';
 import { totalsInWords } from '../../lib/totalsWords';
-import { StateChip, when } from './approvalLook';
+import { dateTime } from '../../lib/dates';
+import { StateChip } from './approvalLook';
 import { ReviewRows } from './ReviewRows';
 import { ReviewTotals } from './ReviewTotals';
 
@@ -181,7 +182,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           <Fact label="Prepared by">
             {review.preparer} on {review.computer}
           </Fact>
-          <Fact label="Submitted">{when(review.createdAt)}</Fact>
+          <Fact label="Submitted">{dateTime(review.createdAt)}</Fact>
           <Fact label="Goes to">{environmentWord(review.environment)}</Fact>
           <Fact label="Rows">
             <span data-testid="review-rows">
@@ -193,7 +194,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
           {review.decidedBy && (
             <Fact label={review.state === 'rejected' ? 'Rejected by' : 'Decided by'}>
               {review.decidedBy}
-              {review.decidedAt ? `, ${when(review.decidedAt)}` : ''}
+              {review.decidedAt ? `, ${dateTime(review.decidedAt)}` : ''}
             </Fact>
           )}
           {review.reason && <Fact label="Reason">“{review.reason}”</Fact>}

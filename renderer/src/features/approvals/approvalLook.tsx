@@ -14,9 +14,6 @@ export const approvalStateLook: Record<
   sent: { label: 'Approved and sent', color: 'success' },
 };
 
-export const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 export function StateChip({ state }: { state: ApprovalSummary['state'] }) {
   const look = approvalStateLook[state];
   return (

@@ -121,6 +121,7 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
     model.summary.counts,
     summary.counts.invalid,
     issuesOf,
+    model.summary.moves,
   );
 
   const activeRow = visibleRows[active.row];
@@ -230,7 +231,12 @@ export function ReviewScreen({ workspace, prepared, repairIntentId, onClose }: P
         onClose={onClose}
       />
 
-      <SummaryPanel counts={summary.counts} totals={summary.totals} largest={model.summary.largest} />
+      <SummaryPanel
+        counts={summary.counts}
+        totals={summary.totals}
+        largest={model.summary.largest}
+        moves={model.summary.moves}
+      />
 
       <GridToolbar
         actions={actions}

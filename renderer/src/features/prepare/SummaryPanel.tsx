@@ -7,11 +7,14 @@ import { formatMinor } from '../../../../shared/amounts';
 import type { RecipientTotal } from './model/rowResults';
 import type { CurrencyTotal } from '../../../../shared/workspace';
 import { count } from '../../../../shared/i18n';
+import { usualMoveWords, type UsualMove } from './model/usualMoves';
 
 interface Props {
   counts: { rows: number; valid: number; invalid: number; warnings: number };
   totals: CurrencyTotal[];
   largest: RecipientTotal[];
+  /** Usual amounts the last change moved: why the warnings rose or fell on rows not touched. */
+  moves?: readonly UsualMove[];
 }
 
 function Stat({
@@ -47,7 +50,7 @@ function Stat({
  * Rows, valid, invalid, warnings; count and sum per currency; the largest recipients, as bars. One
  * band about 120 px high, so that at 1280×720 the grid below still shows ten rows and more.
  */
-function SummaryPanelView({ counts, totals, largest }: Props) {
+function SummaryPanelView({ counts, totals, largest, moves = [] }: Props) {
   const top = largest[0]?.amount ?? 1;
   const n = (x: number) => x.toLocaleString();
 
@@ -60,12 +63,23 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
       aria-label="Summary"
     >
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} useFlexGap>
-        <Stack direction="row" spacing={2.5} useFlexGap sx={{ flexShrink: 0, flexWrap: 'wrap', rowGap: 1 }}>
-          <Stat label="Rows" value={n(counts.rows)} />
-          <Stat label="Valid" value={n(counts.valid)} tone="success" />
-          <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
-          <Stat label="Warnings" value={n(counts.warnings)} tone={counts.warnings ? 'warning' : undefined} />
-        </Stack>
+        <Box sx={{ flexShrink: 0, maxWidth: { md: 420 } }}>
+          <Stack direction="row" spacing={2.5} useFlexGap sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <Stat label="Rows" value={n(counts.rows)} />
+            <Stat label="Valid" value={n(counts.valid)} tone="success" />
+            <Stat label="Invalid" value={n(counts.invalid)} tone={counts.invalid ? 'error' : undefined} />
+            <Stat
+              label="Warnings"
+              value={n(counts.warnings)}
+              tone={counts.warnings ? 'warning' : undefined}
+            />
+          </Stack>
+          {moves.length > 0 && (
+            <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="usual-moved">
+              {moves.map(usualMoveWords).join(' ')}
+            </Typography>
+          )}
+        </Box>
         <Box sx={{ minWidth: 200, flexShrink: 0 }}>
           <Typography variant="subtitle2" component="h3">
             Valid donations per currency
@@ -134,6 +148,7 @@ function SummaryPanelView({ counts, totals, largest }: Props) {
 
 const same = (a: Props, b: Props) =>
   a.largest === b.largest &&
+  a.moves === b.moves &&
   a.counts.rows === b.counts.rows &&
   a.counts.valid === b.counts.valid &&
   a.counts.invalid === b.counts.invalid &&

@@ -5,13 +5,11 @@ import Typography from '@mui/material/Typography';
 import type { SandboxClock } from '../../../../shared/contract';
 import { desk } from '../../app/deskClient';
 import { sandboxSpeed, span } from '../../components/sandboxSpeed';
+import { dateTime } from '../../lib/dates';
 import { SettingsSection, SettingsStatus } from './SettingsSection';
 
 /** Moves a person can choose: a decision (minutes), a payment (an hour), the end of every donation. */
 const MOVES = [10 * 60, 3600, 10 * 3600];
-
-const sandboxTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * The sandbox's clock: how fast it runs, what time it is there, and buttons that move it forward so
@@ -50,7 +48,7 @@ export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boo
     setClock(result.value);
     setMessage({
       severity: 'success',
-      text: `The sandbox clock moved forward ${span(seconds)}: it is now ${sandboxTime(result.value.now)} there. Refresh from the service in Uploads or Reconcile to see where your donations stand.`,
+      text: `The sandbox clock moved forward ${span(seconds)}: it is now ${dateTime(result.value.now)} there. Refresh from the service in Uploads or Reconcile to see where your donations stand.`,
     });
   }
 
@@ -71,7 +69,7 @@ export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boo
       {clock && (
         <Typography data-testid="sandbox-speed">
           {sandboxSpeed(clock.timeScale)} Sandbox time now:{' '}
-          <strong data-testid="sandbox-now">{sandboxTime(clock.now)}</strong>.
+          <strong data-testid="sandbox-now">{dateTime(clock.now)}</strong>.
         </Typography>
       )}
       <Typography variant="body2" color="text.secondary">

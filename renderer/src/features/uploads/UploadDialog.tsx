@@ -17,19 +17,18 @@ import type { ChannelResponse, EventPayload } from '../../../../shared/contract'
 import { formatMinor } from '../../../../shared/amounts';
 import { count, plural } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
+import { dateTimeSeconds } from '../../lib/dates';
 import { desk } from '../../app/deskClient';
 import { useDesk } from '../../app/DeskContext';
 import { useTeam } from '../../app/TeamContext';
-import { waitsForApprover } from '../../../../shared/team/approvalWait';
 import { leaveUploadNotice } from './uploadNotice';
+import { whatGoes } from './whatGoes';
 
 type Preview = ChannelResponse<'upload.preview'>;
 type RowResult = ChannelResponse<'donations.correctFromWorkspace'>['results'][number];
 
 /** The earlier file a row went out in is named by when; the service's id stays in a tooltip. */
 const earlierFileWords = (id: string) => `The service’s id for the earlier file: ${id}`;
-const sentWhen = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 const stageLabels: Record<EventPayload<'upload.progress'>['stage'], string> = {
   validating: 'Checking every row again',
@@ -138,8 +137,10 @@ export function UploadDialog({
   const environment = info?.environment;
   // Team mode, when the team's rule holds this upload for an approver: it is submitted, not sent.
   const rule = team?.mode === 'team' ? team.rule : null;
-  const forApproval = !oneByOne && !!rule && !!preview && waitsForApprover(rule, preview.totals);
   const duplicates = preview?.duplicates ?? [];
+  // What will actually go: with "send only the new rows", the rows never sent before and their totals.
+  const going = preview ? whatGoes(preview, { onlyNew, resend: !!resendIntentId, oneByOne }, rule) : null;
+  const forApproval = !!going?.forApproval;
   const blocked =
     !preview ||
     preview.valid === 0 ||
@@ -151,7 +152,8 @@ export function UploadDialog({
       confirmed.size < duplicates.length &&
       !resendIntentId);
   // Rows of this upload never sent before (a row flagged twice, by this computer and a colleague, counts once).
-  const newRows = preview ? preview.valid - new Set(duplicates.map((d) => d.rowKey)).size : 0;
+  const newRows = preview?.onlyNew?.valid ?? 0;
+  const sentBefore = preview ? preview.valid - newRows : 0;
 
   return (
     <Dialog
@@ -182,18 +184,20 @@ export function UploadDialog({
             </Alert>
           )}
           {!preview && !error && <LinearProgress aria-label="Checking the workspace" />}
-          {preview && (
+          {preview && going && (
             <>
               <Typography data-testid="upload-summary">
                 {resendIntentId
                   ? `${preview.valid.toLocaleString()} of the ${count(preview.rows, 'row')} without a donation ${plural(preview.valid, { one: 'is', other: 'are' })} ready to send again`
-                  : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
-                {preview.parts > 1 ? `, sent as ${preview.parts} files` : ''}:{' '}
-                <strong>{totalsInWords(preview.totals)}</strong>.
+                  : going.leftOut
+                    ? `${going.valid.toLocaleString()} of ${count(preview.rows, 'row')} will go (the ${count(going.leftOut, 'row')} sent before ${plural(going.leftOut, { one: 'is', other: 'are' })} left out)`
+                    : `${preview.valid.toLocaleString()} of ${count(preview.rows, 'row')} ${plural(preview.valid, { one: 'is', other: 'are' })} ready`}
+                {going.parts > 1 ? `, sent as ${going.parts} files` : ''}:{' '}
+                <strong>{totalsInWords(going.totals)}</strong>.
               </Typography>
-              {preview.totals.length > 1 && (
+              {going.totals.length > 1 && (
                 <Stack component="ul" sx={{ m: 0 }} aria-label="Per currency">
-                  {preview.totals.map((t) => (
+                  {going.totals.map((t) => (
                     <li key={t.currencyCode}>
                       {formatMinor(t.amount, t.currencyCode)} in {count(t.count, 'donation')}
                     </li>
@@ -253,7 +257,7 @@ export function UploadDialog({
                     >
                       row {duplicates[0]?.row ?? '(new)'}, sent
                       {duplicates[0]?.sentBy ? ` by ${duplicates[0].sentBy}` : ''}{' '}
-                      {duplicates[0] ? sentWhen(duplicates[0].sentAt) : ''}
+                      {duplicates[0] ? dateTimeSeconds(duplicates[0].sentAt) : ''}
                     </span>
                     . Sending them again makes a second donation.
                   </Typography>
@@ -268,7 +272,7 @@ export function UploadDialog({
                           }}
                         />
                       }
-                      label={`Send only the ${count(newRows, 'new row')}; leave out the ${count(new Set(duplicates.map((d) => d.rowKey)).size, 'row')} sent before`}
+                      label={`Send only the ${count(newRows, 'new row')}; leave out the ${count(sentBefore, 'row')} sent before`}
                     />
                   )}
                   {!onlyNew && (
@@ -303,7 +307,7 @@ export function UploadDialog({
                             />
                           }
                           title={earlierFileWords(d.intentId)}
-                          label={`Send row ${d.row ?? '(new)'} again (sent${d.sentBy ? ` by ${d.sentBy}` : ''} ${sentWhen(d.sentAt)})`}
+                          label={`Send row ${d.row ?? '(new)'} again (sent${d.sentBy ? ` by ${d.sentBy}` : ''} ${dateTimeSeconds(d.sentAt)})`}
                         />
                       ))}
                     </Stack>

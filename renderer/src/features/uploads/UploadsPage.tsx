@@ -18,6 +18,7 @@ import Typography from '@mui/material/Typography';
 import type { IntentView, UploadApproval, UploadView } from '../../../../shared/contract/uploadChannels';
 import { count, withCode } from '../../../../shared/i18n';
 import { totalsInWords } from '../../lib/totalsWords';
+import { dateTime, dateTimeSeconds, stepTimes } from '../../lib/dates';
 import {
   intentErrorWords,
   intentNameWords,
@@ -35,7 +36,6 @@ import { ScrollRegion } from '../../components/ScrollRegion';
 import { desk } from '../../app/deskClient';
 import { REPAIR_KEY } from '../../app/routes';
 import { useOutcomeAnnouncements } from './useOutcomeAnnouncements';
-import { stepTimes } from '../../lib/dates';
 
 const uploadStateLabels: Record<
   UploadView['state'],
@@ -49,13 +49,10 @@ const uploadStateLabels: Record<
   stopped: { label: 'Stopped', color: 'warning' },
 };
 
-const shortTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** Team mode: where the upload's approval stands, in a sentence (the file it binds to on hover). */
 function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; uploadId: string }) {
   const by = approval.decidedBy
-    ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${shortTime(approval.decidedAt)}` : ''}`
+    ? ` by ${approval.decidedBy}${approval.decidedAt ? ` on ${dateTime(approval.decidedAt)}` : ''}`
     : '';
   const reason = approval.reason ? `: “${approval.reason}”` : '';
   const byApprover = approval.sender === 'approver';
@@ -97,9 +94,6 @@ function ApprovalNote({ approval, uploadId }: { approval: UploadApproval; upload
 
 const correctedLabel = { label: 'Corrected', color: 'success' as const };
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
 const environmentWord = (id: string) =>
   id in environmentLabels ? environmentLabels[id as EnvironmentId] : id;
 
@@ -118,7 +112,7 @@ function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView
             {intentNameWords(upload.workspaceName, intent)}
           </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="intent-sent">
-            {intentSentWords(intent, time)} ·{' '}
+            {intentSentWords(intent, dateTimeSeconds)} ·{' '}
             <Box
               component="span"
               sx={upload.environment === 'production' ? { color: 'error.main', fontWeight: 600 } : {}}
@@ -186,7 +180,9 @@ function CorrectsWords({ bulkId, uploads }: { bulkId: string; uploads: UploadVie
   const corrected = uploads.find((o) => o.intents.some((i) => i.serviceId === bulkId));
   return (
     <span title={`Bulk ${bulkId}`} data-testid="upload-corrects">
-      {corrected ? ` · corrects the upload of ${time(corrected.createdAt)}` : ` · corrects bulk ${bulkId}`}
+      {corrected
+        ? ` · corrects the upload of ${dateTimeSeconds(corrected.createdAt)}`
+        : ` · corrects bulk ${bulkId}`}
     </span>
   );
 }
@@ -290,7 +286,7 @@ export default function UploadsPage() {
                 {u.workspaceName}
               </Typography>
               <Chip label={state.label} color={state.color} data-testid="upload-state" />
-              <Typography color="text.secondary">{time(u.createdAt)}</Typography>
+              <Typography color="text.secondary">{dateTimeSeconds(u.createdAt)}</Typography>
             </Stack>
             <Typography sx={{ mt: 1 }} data-testid="upload-totals">
               {count(u.rows, 'row')}: {totalsInWords(u.totals)}

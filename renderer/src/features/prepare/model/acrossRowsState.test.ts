@@ -71,3 +71,100 @@ describe('AcrossRowsState from digests', () => {
     ]);
   });
 });
+
+describe('AcrossRowsState: the usual amount moving', () => {
+  const usd = (amount: number, who: string): CheckableDonation => gift(amount, `${who}@x.com`);
+  // Rows 8, 9 and 10 (keys 6 to 8) could not be built yet: their amounts do not count.
+  const start: (CheckableDonation | undefined)[] = [
+    usd(1000, 'a'),
+    usd(1000, 'b'),
+    usd(1000, 'c'),
+    usd(5000, 'd'),
+    usd(20_000, 'e'),
+    usd(60_000, 'f'),
+    undefined,
+    undefined,
+    undefined,
+  ];
+  const rowKeys = start.map((_d, i) => i);
+  const rowLabels = rowKeys.map((k) => String(k + 2));
+  const outliers = (issues: readonly { code: string; row: number }[]) =>
+    issues.filter((i) => i.code === 'AMOUNT_UNUSUALLY_HIGH').map((i) => rowLabels[i.row]);
+
+  it('says which untouched rows the fixed rows flagged, and why, on the row and in the reply', () => {
+    const state = new AcrossRowsState();
+    const first = state.handle({
+      type: 'reset',
+      id: 1,
+      keys: rowKeys,
+      labels: rowLabels,
+      donations: start,
+      ignoreMetadataKeys: ['ddRef'],
+    });
+    expect(outliers(first.issues)).toEqual(['7']);
+    expect(first.moves).toEqual([]);
+
+    const fixed = state.handle({
+      type: 'update',
+      id: 2,
+      changed: [
+        [6, usd(1100, 'g')],
+        [7, usd(1100, 'h')],
+        [8, usd(1100, 'i')],
+      ],
+    });
+    expect(outliers(fixed.issues)).toEqual(['6', '7']);
+    expect(fixed.moves).toEqual([
+      {
+        currency: 'USD',
+        before: 3000,
+        now: 1100,
+        factor: 10,
+        more: ['6'],
+        fewer: [],
+        joined: ['8', '9', '10'],
+        left: [],
+        amended: [],
+      },
+    ]);
+    const row6 = fixed.issues.find((i) => i.row === 4 && i.code === 'AMOUNT_UNUSUALLY_HIGH');
+    expect(row6?.message).toMatch(
+      /This row is flagged since rows 8, 9 and 10 count: the usual USD amount moved from \$30\.00 to \$11\.00\.$/,
+    );
+    // Row 7 was flagged already: its warning stays as it was.
+    expect(fixed.issues.find((i) => i.row === 5)?.message).not.toMatch(/flagged since/);
+
+    // An edit that moves nothing says nothing more, and row 6 still says why.
+    const calm = state.handle({ type: 'update', id: 3, changed: [[0, usd(1000, 'z')]] });
+    expect(calm.moves).toEqual([]);
+    expect(calm.issues.find((i) => i.row === 4)?.message).toMatch(/flagged since rows 8, 9 and 10 count/);
+
+    // The row itself corrected: its own change, not a move of the usual amount.
+    const own = state.handle({ type: 'update', id: 4, changed: [[4, usd(2000, 'e')]] });
+    expect(outliers(own.issues)).toEqual(['7']);
+    expect(own.moves).toEqual([]);
+  });
+
+  it('says which rows lost the warning when rows no longer count', () => {
+    const state = new AcrossRowsState();
+    const all = start.map((d, i) => d ?? usd(1100, `n${i}`));
+    state.handle({
+      type: 'reset',
+      id: 1,
+      keys: rowKeys,
+      labels: rowLabels,
+      donations: all,
+      ignoreMetadataKeys: [],
+    });
+    const removed = state.handle({
+      type: 'update',
+      id: 2,
+      keys: rowKeys.slice(0, 6),
+      labels: rowLabels.slice(0, 6),
+      changed: [],
+    });
+    expect(removed.moves).toEqual([
+      expect.objectContaining({ before: 1100, now: 3000, more: [], fewer: ['6'], left: ['8', '9', '10'] }),
+    ]);
+  });
+});

@@ -14,6 +14,9 @@ import type { AcrossRowsReply } from './acrossRowsState';
 import { fileIssuesByRow, resetRequest, updateRequest } from './acrossRowsRequests';
 import { canUsePrepared } from './preparedChecks';
 import { RowResults, type RecipientTotal } from './rowResults';
+import type { UsualMove } from './usualMoves';
+
+const NO_MOVES: UsualMove[] = [];
 
 /** How long after the last edit the across-rows warnings (duplicates, outliers) are recomputed. */
 const FILE_CHECK_DELAY_MS = 250;
@@ -44,19 +47,25 @@ export function useRowChecks(
     counts: { rows: 0, valid: 0, invalid: 0, warnings: 0 },
     totals: [] as CurrencyTotal[],
     largest: [] as RecipientTotal[],
+    /** Usual amounts the last change moved, flagging or clearing rows it did not touch. */
+    moves: NO_MOVES,
   }));
+  /**
+   * Rows were checked again since the across-rows worker was last asked: the counts wait for its
+   * answer, so they are published once, with the row checks and the file checks both done.
+   */
+  const awaitingFileChecks = useRef(false);
   /** Shows what the results hold now: counts, totals and largest recipients come from RowResults' running sums. */
   const largestTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const publish = useCallback(() => {
+  const publishSummary = useCallback((moves: UsualMove[] = NO_MOVES) => {
     const r = results.current;
-    // The cells' marks change at once; the figures above the grid follow in the next render, so
-    // an edit reaches the screen without waiting for the summary (a transition yields to the frame).
-    setResultsVersion((v) => v + 1);
+    // The figures above the grid follow in a transition, which yields to the frame.
     startTransition(() =>
       setSummary((previous) => ({
         counts: r.counts(fileIssuesRef.current.keys()),
         totals: r.currencyTotals(),
         largest: previous.largest,
+        moves: moves.length ? moves : NO_MOVES,
       })),
     );
     // The largest recipients look at every recipient: worked out once the typing pauses.
@@ -65,6 +74,16 @@ export function useRowChecks(
       const largest = results.current.largestRecipients();
       setSummary((previous) => ({ ...previous, largest }));
     }, FILE_CHECK_DELAY_MS);
+  }, []);
+  /** Every row checked at once (the workspace opened): the cells and the figures together. */
+  const publish = useCallback(() => {
+    setResultsVersion((v) => v + 1);
+    publishSummary();
+  }, [publishSummary]);
+  /** Rows checked again: the cells' marks change at once, the figures once the file checks follow. */
+  const rowsChecked = useCallback(() => {
+    awaitingFileChecks.current = true;
+    setResultsVersion((v) => v + 1);
   }, []);
   const [fileIssues, setFileIssues] = useState<Map<number, MappedIssue[]>>(() => new Map());
 
@@ -81,19 +100,26 @@ export function useRowChecks(
   );
   /** Shows the across-rows warnings a worker found, with `row` as a position in `keys`. */
   const showFileIssues = useCallback(
-    (checkerUsed: RowChecker, issues: readonly FileIssue[], keys: readonly number[]) => {
+    (
+      checkerUsed: RowChecker,
+      issues: readonly FileIssue[],
+      keys: readonly number[],
+      moves: UsualMove[] = NO_MOVES,
+    ) => {
       const byKey = fileIssuesByRow(issues, keys, checkerUsed.compiled.columnOfField);
       fileIssuesRef.current = byKey;
       setFileIssues(byKey);
-      publish();
+      setResultsVersion((v) => v + 1);
+      // An answer to rows as they were before the latest edit: its figures wait for the next one.
+      if (!awaitingFileChecks.current) publishSummary(moves);
     },
-    [publish],
+    [publishSummary],
   );
   const adoptAcrossWorker = useCallback(
     (worker: Worker, checkerUsed: RowChecker, rowsNow: WorkspaceRow[]) => {
       worker.onmessage = (event: MessageEvent<AcrossRowsReply>) => {
         if (event.data.id !== acrossRequest.current) return;
-        showFileIssues(checkerUsed, event.data.issues, event.data.keys);
+        showFileIssues(checkerUsed, event.data.issues, event.data.keys, event.data.moves);
       };
       acrossWorker.current = { worker, checker: checkerUsed, rows: rowsNow };
       changedKeys.current.clear();
@@ -129,7 +155,14 @@ export function useRowChecks(
   }, [checker]);
 
   useEffect(() => {
-    if (!checker || results.current.size === 0) return;
+    if (!checker || results.current.size === 0) {
+      // No rows left to check across: the figures need not wait.
+      if (awaitingFileChecks.current) {
+        awaitingFileChecks.current = false;
+        publishSummary();
+      }
+      return;
+    }
     const timer = setTimeout(() => {
       const donationOf = (key: number) => results.current.get(key)?.donation as CheckableDonation | undefined;
       const state = acrossWorker.current;
@@ -138,19 +171,26 @@ export function useRowChecks(
         const id = ++acrossRequest.current;
         const worker = new Worker(new URL('./acrossRowsWorker.ts', import.meta.url), { type: 'module' });
         adoptAcrossWorker(worker, checker, rows);
+        awaitingFileChecks.current = false;
         worker.postMessage(resetRequest(id, rows, donationOf, checker.referenceKey));
         return;
       }
       const before = state.rows;
       state.rows = rows;
       const request = updateRequest(acrossRequest.current + 1, before, rows, changedKeys.current, donationOf);
-      if (!request) return;
+      const waiting = awaitingFileChecks.current;
+      awaitingFileChecks.current = false;
+      if (!request) {
+        // Nothing the checks across rows look at changed: the row checks alone settle the figures.
+        if (waiting) publishSummary();
+        return;
+      }
       acrossRequest.current = request.id;
       changedKeys.current.clear();
       state.worker.postMessage(request);
     }, FILE_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [checker, rows, resultsVersion, adoptAcrossWorker]);
+  }, [checker, rows, resultsVersion, adoptAcrossWorker, publishSummary]);
 
   /** Checks rows again after they changed. */
   const recheck = useCallback(
@@ -160,18 +200,18 @@ export function useRowChecks(
         results.current.set(row.key, checkRow(checker, row));
         changedKeys.current.add(row.key);
       }
-      publish();
+      rowsChecked();
     },
-    [checker, publish],
+    [checker, rowsChecked],
   );
 
   /** Forgets the checks of rows that were removed. */
   const forget = useCallback(
     (keys: Iterable<number>) => {
       for (const key of keys) results.current.remove(key);
-      publish();
+      rowsChecked();
     },
-    [publish],
+    [rowsChecked],
   );
 
   const resultOf = useCallback((key: number) => results.current.get(key), []);

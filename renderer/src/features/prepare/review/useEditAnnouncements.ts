@@ -1,61 +1,46 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { announce } from '../../../app/announce';
 import type { CellIssueView } from '../../../components/grid/gridTypes';
+import { usualMoveWords, type UsualMove } from '../model/usualMoves';
 import { editResultWords, invalidRowsWords, type EditedCell } from './editWords';
 
 /**
  * Says, once, what a change did: after an edit of one cell, that cell's result and the rows left
  * with errors; after any other change the person made (undo, paste, replace, a row deleted), the
- * count of rows with errors if it changed. Said when the rows' counts are worked out again (a new
- * `counts` object, made after the edit's check; the largest recipients, worked out later, keep it),
- * so the count is the one the screen shows.
+ * count of rows with errors if it changed. Either way, when the change moved the usual amount of a
+ * currency and so flagged or cleared rows the person did not touch, that too. Said when the counts
+ * are published (a new `counts` object), which happens once per change, after the row checks and
+ * the checks across rows both finished, so the count said is the one the screen shows.
  */
-/** How long the counts must stay the same before an edit's result is said. */
-const SETTLE_MS = 300;
-
 export function useEditAnnouncements(
   counts: unknown,
   invalid: number,
   issuesOf: (key: number, column: number) => CellIssueView[] | undefined,
+  moves: readonly UsualMove[] = [],
 ) {
   const edited = useRef<EditedCell | null>(null);
   const changed = useRef(false);
   const lastInvalid = useRef<number | null>(null);
-  const latestIssuesOf = useRef(issuesOf);
-  const latestInvalid = useRef(invalid);
-  const settle = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => {
-    latestIssuesOf.current = issuesOf;
-    latestInvalid.current = invalid;
-  });
-  useEffect(
-    () => () => {
-      if (settle.current) clearTimeout(settle.current);
-    },
-    [],
-  );
 
   useEffect(() => {
     if (!edited.current && !changed.current) {
       lastInvalid.current = invalid;
       return;
     }
-    // The counts may be worked out in steps (the row's own checks, then the file's, such as the
-    // usual amount): said once they have settled, so the count said is the one the screen ends on.
-    if (settle.current) clearTimeout(settle.current);
-    settle.current = setTimeout(() => {
-      settle.current = null;
-      const cell = edited.current;
-      const now = latestInvalid.current;
-      if (cell) {
-        announce(editResultWords(cell, latestIssuesOf.current(cell.key, cell.column), now));
-      } else if (changed.current && lastInvalid.current !== null && lastInvalid.current !== now) {
-        announce(`${invalidRowsWords(now)[0]!.toUpperCase()}${invalidRowsWords(now).slice(1)}.`);
-      }
-      edited.current = null;
-      changed.current = false;
-      lastInvalid.current = now;
-    }, SETTLE_MS);
+    const cell = edited.current;
+    const moved = moves.map(usualMoveWords).filter(Boolean).join(' ');
+    let words = '';
+    if (cell) {
+      words = editResultWords(cell, issuesOf(cell.key, cell.column), invalid);
+    } else if (lastInvalid.current !== null && lastInvalid.current !== invalid) {
+      const rows = invalidRowsWords(invalid);
+      words = `${rows[0]!.toUpperCase()}${rows.slice(1)}.`;
+    }
+    const said = [words, moved].filter(Boolean).join(' ');
+    if (said) announce(said);
+    edited.current = null;
+    changed.current = false;
+    lastInvalid.current = invalid;
     // The counts' identity marks a new count; invalid alone may stay the same.
   }, [counts]); // eslint-disable-line react-hooks/exhaustive-deps
 
