@@ -27,6 +27,9 @@ export const workspaceIdOf = (b: number): string => uuid(0xa0 + b, b);
 export const bulkIdOf = (b: number): string => uuid(0xb0, b);
 const workspaceRefOf = (b: number): string => workspaceIdOf(b).replace(/-/g, '').slice(0, 8);
 
+/** The currency and amount (minor units) of donation i. */
+const fundsOf = (i: number) => ({ currencyCode: i % 7 === 0 ? 'EUR' : 'USD', amount: 500 + (i % 9000) });
+
 async function ledger(total: number, bulks: number, environment: string, createdAt: string): Promise<void> {
   const started = performance.now();
   const perBulk = Math.ceil(total / bulks);
@@ -34,6 +37,15 @@ async function ledger(total: number, bulks: number, environment: string, created
   for (let b = 0; b < bulks; b++) {
     const rows = Math.min(perBulk, total - b * perBulk);
     const rowKeys = Array.from({ length: rows }, (_, i) => i);
+    // The control totals the upload recorded: what the emulator's donations of this bulk add up to.
+    const totals = new Map<string, { currencyCode: string; count: number; amount: number }>();
+    for (let row = 0; row < rows; row++) {
+      const { currencyCode, amount } = fundsOf(b * perBulk + row);
+      const t = totals.get(currencyCode) ?? { currencyCode, count: 0, amount: 0 };
+      t.count++;
+      t.amount += amount;
+      totals.set(currencyCode, t);
+    }
     const at = new Date(Date.parse(createdAt) + b * 60_000).toISOString();
     const group: LedgerGroup = {
       id: uuid(0xc0, b),
@@ -48,8 +60,9 @@ async function ledger(total: number, bulks: number, environment: string, created
           index: 0,
           rowKeys,
           rowNumbers: rowKeys.map((k) => k + 2),
-          fingerprints: rowKeys.map((k) => `fp-${b}-${k}`),
-          totals: [{ currencyCode: 'USD', count: rows, amount: 0 }],
+          // As long as the app's (fnv1a64, 16 hex digits).
+          fingerprints: rowKeys.map((k) => (b * 10_000_000 + k).toString(16).padStart(16, '0')),
+          totals: [...totals.values()],
           fileHash: 'ab',
           fileBytes: 1,
           file: `files/upload-${b}-0.json.gz`,
@@ -97,12 +110,7 @@ async function emulator(total: number, bulks: number, createdAtMs: number, nowMs
     const at = createdAtMs + b * 60_000 + 30_000;
     const input = {
       destination: { recipientId: `250-${String(100000000 + (i % 5000)).slice(0, 9)}` },
-      funds: {
-        paymentType: 'DONATION_REPORT',
-        currencyCode: i % 7 === 0 ? 'EUR' : 'USD',
-        amount: 500 + (i % 9000),
-        source: 'COMPANY',
-      },
+      funds: { paymentType: 'DONATION_REPORT', ...fundsOf(i), source: 'COMPANY' },
       donor: { receipted: true, fullName: `Employee ${i}`, email: `e${i}@example.org` },
       metadata: { ddRef: `${workspaceRefOf(b)}:${row}`, employee: `E${i}` },
     };
@@ -122,7 +130,10 @@ async function emulator(total: number, bulks: number, createdAtMs: number, nowMs
         ],
       });
     } else if (i % 4 === 0) {
-      timeline.push({ at: at + 60_000, status: 'INITIATED' }, { at: at + 120_000, status: 'PAID', payable: 'EFT' });
+      timeline.push(
+        { at: at + 60_000, status: 'INITIATED' },
+        { at: at + 120_000, status: 'PAID', payable: 'EFT' },
+      );
       timeline.push({ at: at + 180_000, status: 'CLEARED', receiptId: `R-${i}` });
     } else {
       timeline.push({ at: at + 60_000, status: 'INITIATED' }, { at: later, status: 'PAID', payable: 'EFT' });
@@ -135,7 +146,8 @@ async function emulator(total: number, bulks: number, createdAtMs: number, nowMs
 }
 
 const tasks: Record<string, () => Promise<void>> = {
-  ledger: () => ledger(Number(rest[0]), Number(rest[1]), rest[2] ?? 'sandbox', rest[3] ?? new Date().toISOString()),
+  ledger: () =>
+    ledger(Number(rest[0]), Number(rest[1]), rest[2] ?? 'sandbox', rest[3] ?? new Date().toISOString()),
   emulator: () => emulator(Number(rest[0]), Number(rest[1]), Number(rest[2]), Number(rest[3])),
 };
 const run = tasks[task];

@@ -93,7 +93,14 @@ console.log(
 );
 const emuDir = join(work, 'emulator');
 const base = join(work, 'ledger-only');
-const seededEmu = task('emulator', emuDir, String(donations), String(bulks), String(createdAtMs), String(nowMs));
+const seededEmu = task(
+  'emulator',
+  emuDir,
+  String(donations),
+  String(bulks),
+  String(createdAtMs),
+  String(nowMs),
+);
 const seededLedger = task(
   'ledger',
   base,
@@ -111,7 +118,17 @@ async function startEmulatorProcess() {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [join(root, 'out', 'emulator', 'index.cjs'), '--port', '0', '--upload-port', '0', '--time-scale', '0', '--data-dir', emuDir],
+    [
+      join(root, 'out', 'emulator', 'index.cjs'),
+      '--port',
+      '0',
+      '--upload-port',
+      '0',
+      '--time-scale',
+      '0',
+      '--data-dir',
+      emuDir,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -131,7 +148,9 @@ async function startEmulatorProcess() {
       reject(new Error(`the emulator exited with ${code}:\n${output}`));
     });
   });
-  console.log(`The emulator loaded its ${donations.toLocaleString('en-US')} donations in ${fmt((performance.now() - started) / 1000, 1)} s.`);
+  console.log(
+    `The emulator loaded its ${donations.toLocaleString('en-US')} donations in ${fmt((performance.now() - started) / 1000, 1)} s.`,
+  );
   return {
     apiBase,
     tokenUrl: `${apiBase}/oauth2/token`,
@@ -166,8 +185,23 @@ function cli(dataDir, args) {
   const started = performance.now();
   const result = spawnSync(
     process.execPath,
-    ['--require', peak, join(root, 'out', 'cli', 'index.cjs'), '--data-dir', dataDir, '--env', ENVIRONMENT, ...args],
-    { encoding: 'utf8', env: appEnv, maxBuffer: 1 << 30, timeout: 30 * 60_000, stdio: ['ignore', 'ignore', 'pipe'] },
+    [
+      '--require',
+      peak,
+      join(root, 'out', 'cli', 'index.cjs'),
+      '--data-dir',
+      dataDir,
+      '--env',
+      ENVIRONMENT,
+      ...args,
+    ],
+    {
+      encoding: 'utf8',
+      env: appEnv,
+      maxBuffer: 1 << 30,
+      timeout: 30 * 60_000,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   const seconds = (performance.now() - started) / 1000;
   const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
@@ -225,13 +259,20 @@ try {
     // stores the final states, so the screen's refresh finds nothing still open to read.
     await emu.advance(400 * 86_400);
     const settled = cli(full, ['report', '--month', month, '--json']);
-    console.log(`Every donation final at the service; refreshed once more: ${fmt(settled.seconds)} s / ${settled.peakMb} MB.`);
+    console.log(
+      `Every donation final at the service; refreshed once more: ${fmt(settled.seconds)} s / ${settled.peakMb} MB.`,
+    );
     writeFileSync(
       join(full, 'settings.json'),
       JSON.stringify({
         environment: ENVIRONMENT,
         firstRunDone: true,
-        remotes: { sandbox: { addresses: { baseUrl: emu.apiBase, tokenUrl: emu.tokenUrl, programDomain: '' }, clientId: CLIENT.id } },
+        remotes: {
+          sandbox: {
+            addresses: { baseUrl: emu.apiBase, tokenUrl: emu.tokenUrl, programDomain: '' },
+            clientId: CLIENT.id,
+          },
+        },
       }),
     );
     const first = [];
@@ -241,8 +282,18 @@ try {
       first.push({ seconds: timed.firstPage, ...(timed.failure ? { failure: timed.failure } : {}) });
       monthReport.push({ seconds: timed.report, ...(timed.failure ? { failure: timed.failure } : {}) });
     }
-    report("Chromium: Reconcile's first page shown (rows and totals), bridge started afresh", '≤ 0.5 s', first, 'browser');
-    report('Chromium: month report shown (Show report to its verdict, refresh included)', '≤ 1 s', monthReport, 'browser');
+    report(
+      "Chromium: Reconcile's first page shown (rows and totals), bridge started afresh",
+      '≤ 0.5 s',
+      first,
+      'browser',
+    );
+    report(
+      'Chromium: month report shown (Show report to its verdict, refresh included)',
+      '≤ 1 s',
+      monthReport,
+      'browser',
+    );
   }
 } finally {
   await emu.stop();
@@ -291,7 +342,11 @@ async function browserRun(dataDir) {
     const reportSeconds = (performance.now() - asked) / 1000;
     return { firstPage, report: reportSeconds };
   } catch (e) {
-    return { firstPage: NaN, report: NaN, failure: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+    return {
+      firstPage: NaN,
+      report: NaN,
+      failure: e instanceof Error ? e.message.split('\n')[0] : String(e),
+    };
   } finally {
     await browser.close();
     await new Promise((resolve) => {
