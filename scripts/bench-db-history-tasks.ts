@@ -96,7 +96,8 @@ async function ledger(total: number, bulks: number, environment: string, created
 
 /**
  * The donations in the emulator's log. States at the emulator's frozen clock (`nowMs`): most in
- * progress (so a later refresh reads them again), 1 in 4 cleared, 1 in 50 declined with a reason.
+ * progress (so a later refresh reads them again) until the clock passes a year on, 1 in 4 cleared,
+ * 1 in 50 declined with a reason.
  */
 async function emulator(total: number, bulks: number, createdAtMs: number, nowMs: number): Promise<void> {
   const started = performance.now();
@@ -136,7 +137,11 @@ async function emulator(total: number, bulks: number, createdAtMs: number, nowMs
       );
       timeline.push({ at: at + 180_000, status: 'CLEARED', receiptId: `R-${i}` });
     } else {
-      timeline.push({ at: at + 60_000, status: 'INITIATED' }, { at: later, status: 'PAID', payable: 'EFT' });
+      timeline.push(
+        { at: at + 60_000, status: 'INITIATED' },
+        { at: later, status: 'PAID', payable: 'EFT' },
+        { at: later + 60_000, status: 'CLEARED', receiptId: `R-${i}` },
+      );
     }
     const line = `${JSON.stringify([i + 1, uuid(0xe0, i), i + 1, at, input, bulkIdOf(b), timeline])}\n`;
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));

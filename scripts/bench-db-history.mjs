@@ -21,7 +21,7 @@
 //        (after `npm run build`)
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -63,7 +63,7 @@ await build({
 const peak = join(work, 'peak.cjs');
 writeFileSync(
   peak,
-  "process.on('exit', () => require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(process.resourceUsage().maxRSS / 1024)}\\n`));",
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(u.maxRSS / 1024)} CPU_S ${((u.userCPUTime + u.systemCPUTime) / 1e6).toFixed(1)}\\n`); });",
 );
 const nodeEnv = { ...process.env, NODE_PATH: join(root, 'node_modules') };
 
@@ -89,7 +89,7 @@ const createdAtMs = nowMs - 2 * 3600_000;
 const month = new Date(createdAtMs).toISOString().slice(0, 7);
 
 console.log(
-  `History bench: ${donations.toLocaleString('en-US')} donations in ${bulks} uploads against the emulator, ${runs} runs each (2 shared cores: figures are noisy).`,
+  `History bench: ${donations.toLocaleString('en-US')} donations in ${bulks} uploads against the emulator, ${runs} runs each (2 shared cores: figures are noisy; load average ${loadavg()[0].toFixed(1)}). CPU: the command's own user + system time.`,
 );
 const emuDir = join(work, 'emulator');
 const base = join(work, 'ledger-only');
@@ -205,24 +205,28 @@ function cli(dataDir, args) {
   );
   const seconds = (performance.now() - started) / 1000;
   const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
+  const cpu = Number(/CPU_S ([\d.]+)/.exec(result.stderr)?.[1] ?? NaN);
   const failure = [0, 1].includes(result.status)
     ? null
     : (result.stderr.split('\n').find((l) => l.trim()) ?? `exit ${result.status}`);
-  return { seconds, peakMb, ...(failure ? { failure } : {}) };
+  return { seconds, peakMb, cpu, ...(failure ? { failure } : {}) };
 }
 
 function report(title, target, results, unit = 'cli') {
   const failed = results.filter((x) => x.failure).length;
   const one =
     unit === 'cli'
-      ? (x) => `${fmt(x.seconds)} s / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`
+      ? (x) =>
+          `${fmt(x.seconds)} s (CPU ${fmt(x.cpu, 1)} s) / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`
       : (x) => `${fmt(x.seconds)} s${x.failure ? ` (${x.failure})` : ''}`;
   const figure = failed
     ? `NOT MEASURED: ${failed} of ${results.length} runs failed (see below)`
     : unit === 'cli'
-      ? `median ${fmt(median(results.map((x) => x.seconds)))} s, peak ${median(results.map((x) => x.peakMb))} MB`
+      ? `median ${fmt(median(results.map((x) => x.seconds)))} s (CPU ${fmt(median(results.map((x) => x.cpu)), 1)} s), peak ${median(results.map((x) => x.peakMb))} MB`
       : `median ${fmt(median(results.map((x) => x.seconds)))} s`;
-  console.log(`${title}: ${figure}  [target ${target}]\n    runs: ${results.map(one).join('; ')}`);
+  console.log(
+    `${title}: ${figure}  [target ${target}]\n    runs: ${results.map(one).join('; ')}  (load average now ${loadavg()[0].toFixed(1)})`,
+  );
   if (failed) process.exitCode = 1;
 }
 
