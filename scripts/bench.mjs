@@ -33,6 +33,10 @@ const benches = [
     'Data folder database at history scale: refresh, first page, month report, size',
     ['scripts/bench-db.mjs', '--donations', quick ? '100000' : '1000000'],
   ],
+  [
+    'A year of history against the emulator: report --month with refresh, donations --bulk, Reconcile and the report in Chromium',
+    ['scripts/bench-db-history.mjs', '--donations', quick ? '100000' : '1000000', '--runs', '3'],
+  ],
 ];
 let failed = 0;
 for (const [title, args] of benches) {

@@ -122,6 +122,48 @@ describe('listDonations', () => {
       ),
     ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(handed).toEqual(['a', 'b']);
+    // The third page was asked for while the second was handed over (read ahead), then dropped.
+    expect(requests).toHaveLength(3);
+  });
+
+  it('asks for the next page while one is handed over, never more than one ahead', async () => {
+    const { client, requests } = service([
+      { ids: ['a'], next: '/n1' },
+      { ids: ['b'], next: '/n2' },
+      { ids: ['c'], next: '/n3' },
+      { ids: ['d'], next: null },
+    ]);
+    const asked: number[] = [];
+    const { pages } = await listDonations(
+      client,
+      { pageSize: 1 },
+      {
+        keep: false,
+        onPage: async () => {
+          // However long a page takes to store, no more pages are asked for meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          asked.push(requests.length);
+        },
+      },
+    );
+    expect(pages).toBe(4);
+    expect(asked).toEqual([2, 3, 4, 4]);
+    expect(requests).toEqual([
+      { first: { 'page[size]': '1' } },
+      { next: '/n1' },
+      { next: '/n2' },
+      { next: '/n3' },
+    ]);
+  });
+
+  it('leaves no request behind when storing a page fails', async () => {
+    const { client, requests } = service([
+      { ids: ['a'], next: '/n1' },
+      { ids: ['b'], next: null },
+    ]);
+    await expect(
+      listDonations(client, { pageSize: 1 }, { onPage: () => Promise.reject(new Error('disk full')) }),
+    ).rejects.toThrow('disk full');
     expect(requests).toHaveLength(2);
   });
 });

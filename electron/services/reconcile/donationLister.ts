@@ -21,12 +21,16 @@ export interface ListOptions {
   keep?: boolean;
 }
 
+type PageRequest = Parameters<ServiceClient['donationPage']>[0];
+type PageAnswer = Awaited<ReturnType<ServiceClient['donationPage']>>;
+
 /**
- * Every donation matching the query, following links.next until the range is no longer truncated.
+ * Every donation matching the query, following links.next until the range is no longer truncated,
+ * with the next page asked for while the one just read is handed to onPage.
  * The cursors point at positions in the service's order, so this misses none; an id that comes back
  * on a later page (a page boundary seen twice) keeps its latest answer and is counted once. Stops
- * between pages when the signal fires, with code CANCELLED; what was read until then has already
- * been handed to onPage.
+ * between pages when the signal fires, with code CANCELLED; what was handed to onPage until then is
+ * kept, and the page read ahead, if any, is dropped.
  */
 export async function listDonations(
   client: ServiceClient,
@@ -40,24 +44,46 @@ export async function listDonations(
   if (query.bulkId) first['filter[bulk]'] = query.bulkId;
   if (query.status) first['filter[status]'] = query.status;
   const visited = new Set<string>();
-  let request: { first: Record<string, string> } | { next: string } = { first };
   let pages = 0;
-  for (;;) {
-    if (options.signal?.aborted) throw new DeskFailure('CANCELLED', 'Listing donations was cancelled.');
-    const { page, next } = await client.donationPage(request);
-    pages++;
-    for (const d of page.data) {
-      if (keep) byId.set(d.id, d);
-      else seen.add(d.id);
+  // One page is read ahead: the next is asked for (by its links.next, as the spec pages) as soon as
+  // a page arrives, and comes while this one is handed over and stored. Never more than one.
+  let ahead: Promise<PageAnswer> | null = null;
+  const ask = (request: PageRequest): Promise<PageAnswer> => {
+    const asked = client.donationPage(request);
+    // Not awaited when the listing stops first (cancelled, or onPage failed): not a stray failure.
+    asked.catch(() => undefined);
+    return asked;
+  };
+  try {
+    let request: PageRequest = { first };
+    for (;;) {
+      if (options.signal?.aborted) throw new DeskFailure('CANCELLED', 'Listing donations was cancelled.');
+      const answer: PageAnswer = await (ahead ?? ask(request));
+      const { page, next } = answer;
+      ahead = null;
+      pages++;
+      if (next) {
+        // A cursor that leads back to a page already read would loop forever.
+        if (visited.has(next)) {
+          throw new DeskFailure(
+            'BAD_RESPONSE',
+            'The donation list (GET /donations) sent the same page twice.',
+          );
+        }
+        visited.add(next);
+        request = { next };
+        if (!options.signal?.aborted) ahead = ask(request);
+      }
+      for (const d of page.data) {
+        if (keep) byId.set(d.id, d);
+        else seen.add(d.id);
+      }
+      await options.onPage?.(page.data, keep ? byId.size : seen.size, pages);
+      if (!next) break;
     }
-    await options.onPage?.(page.data, keep ? byId.size : seen.size, pages);
-    if (!next) break;
-    // A cursor that leads back to a page already read would loop forever.
-    if (visited.has(next)) {
-      throw new DeskFailure('BAD_RESPONSE', 'The donation list (GET /donations) sent the same page twice.');
-    }
-    visited.add(next);
-    request = { next };
+  } finally {
+    // A page read ahead and not used: its answer is dropped once it comes (no request is left behind).
+    if (ahead) await ahead.catch(() => undefined);
   }
   return { donations: [...byId.values()], pages };
 }

@@ -7,7 +7,7 @@ import type { ChannelInput, ChannelResponse } from '../../../shared/contract';
 import type { DonationFilter, DonationQuery, DonationStore, StoredDonation } from './donationStore';
 import { readInto, refreshSingles } from './donationReading';
 import type { CorrectionElsewhere } from './ledgerSharing';
-import { readLedgerSummaryView, readLedgerView } from './ledgerView';
+import { readLedgerSummaryView } from './ledgerView';
 import { ledgerBulkIds, type ReconcileRuntime } from './reconcileContext';
 import { replacementsInUploads, type InUpload } from './replacements';
 import { donationView } from './views';
@@ -111,7 +111,7 @@ export async function listDonationsOf(
   const pages = await readInto(
     rt,
     store,
-    await readLedgerView(rt.ledgerDir),
+    await readLedgerSummaryView(rt.ledgerDir),
     everything ? [undefined] : bulkIds,
     {
       ...(everything ? { onlyOurs: new Set(ledgerBulkIds(ledger, environment)) } : {}),

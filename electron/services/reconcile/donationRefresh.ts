@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelInput } from '../../../shared/contract';
 import { openTargets, readInto, refreshSingles } from './donationReading';
 import { listing, type ListResult } from './donationListing';
-import { readLedgerSummaryView, readLedgerView } from './ledgerView';
+import { readLedgerSummaryView } from './ledgerView';
 import { partialTotals } from './partialTotals';
 import type { ReconcileRuntime } from './reconcileContext';
 import { replacementsInUploads } from './replacements';
@@ -29,7 +29,7 @@ export async function refreshDonations(
   const { environment, store, ledger } = await rt.context();
   const { bulkIds } = openTargets(store, ledger, environment);
   await refreshSingles(rt, store);
-  const pages = await readInto(rt, store, await readLedgerView(rt.ledgerDir), bulkIds, {
+  const pages = await readInto(rt, store, await readLedgerSummaryView(rt.ledgerDir), bulkIds, {
     ...(input.jobId ? { jobId: input.jobId } : {}),
     ...(input.pageSize ? { pageSize: input.pageSize } : {}),
   });
@@ -78,7 +78,8 @@ export function startBackgroundRefresh(
       const targets = openTargets(store, ledger, environment);
       // Nothing open: no call to the service, and no job events for the screens to show.
       if (targets.bulkIds.length === 0 && targets.singles.length === 0) return;
-      await refresh({ jobId: `background-${randomUUID()}` });
+      // Nobody reads the answer of a background refresh: only its total comes back.
+      await refresh({ jobId: `background-${randomUUID()}`, limit: 0 });
     } catch {
       // Offline, or the service refused: the job.status event said so; the next tick tries again.
     }

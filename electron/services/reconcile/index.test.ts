@@ -191,3 +191,26 @@ describe('the reconcile services with a ledger sharing', () => {
     expect(await start().handlers['donations.cancel']({ jobId: 'none' }, call)).toEqual({ cancelled: false });
   });
 });
+
+describe('the month report’s refresh', () => {
+  it('reads what may have changed but hands back no list of donations (the history can be long)', async () => {
+    // Every donation final: the refresh has nothing to ask the service.
+    await seed(resource('d1', 'CLEARED'), resource('d2', 'DECLINED'), resource('d3', 'CLEARED'));
+    const pages = vi.spyOn(DonationStore.prototype, 'page');
+    const refreshed = vi.spyOn(DonationStore.prototype, 'markRefreshed');
+    try {
+      const reconcile = start();
+      const report = await reconcile.handlers['donations.report']({ month: '2026-11', refresh: true }, call);
+      expect(refreshed).toHaveBeenCalledTimes(1);
+      expect(report.lastRefreshAt).toBe('2026-11-26T12:00:00.000Z');
+      // Every donation read out of the database page by page (5,000 at a time) was the whole history.
+      expect(pages.mock.calls.filter(([q]) => q.limit === undefined || q.limit > 1000)).toEqual([]);
+      // The same report as read from what the refresh stored.
+      const cached = await reconcile.handlers['donations.report']({ month: '2026-11' }, call);
+      expect({ ...cached, generatedAt: null }).toEqual({ ...report, generatedAt: null });
+    } finally {
+      pages.mockRestore();
+      refreshed.mockRestore();
+    }
+  });
+});
