@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { SHEETJS_PROCESS_LIMITS, SpreadsheetReadError, type SheetJSRunner } from '../../shared/spreadsheet';
-import { sheetJSOptions } from '../../shared/spreadsheet/sheetjs/readWithSheetJS';
+import {
+  SHEETJS_PROCESS_LIMITS,
+  SpreadsheetReadError,
+  type SheetJSRunner,
+} from '../../../shared/spreadsheet';
+import { sheetJSOptions } from '../../../shared/spreadsheet/sheetjs/readWithSheetJS';
 
 /**
  * The reading process: SheetJS parses the bytes with the options it is sent and sends back the plain
