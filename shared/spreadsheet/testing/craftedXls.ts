@@ -38,3 +38,78 @@ export function xlsThatKillsSheetJS(rows?: unknown[][]): Uint8Array {
   XLSX.CFB.utils.cfb_add(cfb, '/\u0005DocumentSummaryInformation', stream);
   return new Uint8Array(XLSX.CFB.write(cfb, { type: 'array' }) as ArrayLike<number>);
 }
+
+/** The workbook stream of an .xls changed by `edit`, the rest of the file as it was. */
+function editWorkbookStream(xls: Uint8Array, edit: (stream: Uint8Array) => Uint8Array): Uint8Array {
+  const cfb = XLSX.CFB.read(xls, { type: 'array' });
+  const entry = XLSX.CFB.find(cfb, 'Workbook');
+  if (!entry?.content) throw new Error('No workbook stream');
+  const stream = edit(Uint8Array.from(entry.content as ArrayLike<number>));
+  entry.content = stream as unknown as typeof entry.content;
+  entry.size = stream.length;
+  return new Uint8Array(XLSX.CFB.write(cfb, { type: 'array' }) as ArrayLike<number>);
+}
+
+/** Each BIFF record of a stream: its type, where its body starts, and its length. */
+function* records(stream: Uint8Array): Generator<{ type: number; body: number; length: number }> {
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
+  for (let at = 0; at + 4 <= stream.length;) {
+    const length = view.getUint16(at + 2, true);
+    yield { type: view.getUint16(at, true), body: at + 4, length };
+    at += 4 + length;
+  }
+}
+
+/**
+ * A workbook with a defined name ("Totals") whose formula is an ELF reference (PtgElfLel, a token
+ * of Excel 97's natural-language formulas) that SheetJS cannot turn into text.
+ */
+export function xlsWithUnsupportedNameToken(rows?: unknown[][]): Uint8Array {
+  return editWorkbookStream(plainXls(rows), (stream) => {
+    const name = new TextEncoder().encode('Totals');
+    const rgce = [0x18, 0x01, 0, 0, 0, 0];
+    const body = [0, 0, 0, name.length, rgce.length, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ...name, ...rgce];
+    const record = new Uint8Array([0x18, 0x00, body.length & 0xff, body.length >> 8, ...body]);
+    let eof = -1;
+    const sheetPositions: number[] = [];
+    for (const { type, body: at } of records(stream)) {
+      if (type === 0x0085) sheetPositions.push(at);
+      if (type === 0x000a) {
+        eof = at - 4;
+        break;
+      }
+    }
+    const out = new Uint8Array(stream.length + record.length);
+    out.set(stream.subarray(0, eof));
+    out.set(record, eof);
+    out.set(stream.subarray(eof), eof + record.length);
+    // The sheets' records now start further on: their positions in the sheet list move too.
+    const view = new DataView(out.buffer);
+    for (const at of sheetPositions) view.setUint32(at, view.getUint32(at, true) + record.length, true);
+    return out;
+  });
+}
+
+/** A workbook whose shared-string table holds its strings but says it holds none (count 0). */
+export function xlsWithZeroStringCount(rows?: unknown[][]): Uint8Array {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(
+    book,
+    XLSX.utils.aoa_to_sheet(
+      rows ?? [
+        ['Name', 'Amount'],
+        ['Ann', 25],
+      ],
+    ),
+    'Gifts',
+  );
+  const xls = new Uint8Array(
+    XLSX.write(book, { type: 'array', bookType: 'biff8', bookSST: true }) as ArrayBuffer,
+  );
+  return editWorkbookStream(xls, (stream) => {
+    const sst = [...records(stream)].find((record) => record.type === 0x00fc);
+    if (!sst) throw new Error('No shared-string table');
+    stream.fill(0, sst.body, sst.body + 8);
+    return stream;
+  });
+}
