@@ -7,6 +7,7 @@ import type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readW
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
 import { repairOds } from './sheetjs/odsRepair';
+import { repairXlsx } from './sheetjs/xlsxRepair';
 import { checkZipInflation } from './xlsx/inflationCheck';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
 import type { RawInflater } from './xlsx/zipArchive';
@@ -34,7 +35,7 @@ async function prepareForSheetJS(
 ): Promise<Uint8Array> {
   if (format === 'xls') return bytes;
   await checkZipInflation(bytes, limits);
-  return format === 'ods' ? repairOds(bytes, limits) : bytes;
+  return format === 'ods' ? repairOds(bytes, limits) : repairXlsx(bytes, limits);
 }
 
 /**
