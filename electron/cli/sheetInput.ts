@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import { parseMappingTemplate, suggestMapping, type MappingTemplate } from '../../shared/mapping';
 import { readSpreadsheet, SpreadsheetReadError, type SpreadsheetResult } from '../../shared/spreadsheet';
 import { DeskFailure } from '../../shared/result';
-import { sheetJSInChildProcess } from './sheetJSProcess';
+import { sheetJSInChildProcess } from '../services/spreadsheet/sheetJSProcess';
 
 /** xls, ods and the xlsx the fast reader declines are parsed in a separate process with a memory limit. */
 export const cliSheetJS = sheetJSInChildProcess();

@@ -19,6 +19,7 @@ import { teamLedgerSharing } from './team/ledgerSharing/teamLedgerSharing';
 import { exportBulkFile } from './workspaces/exportBulkFile';
 import { sandboxClockHandlers } from './environments/sandboxClock';
 import { calendarHandlers } from './environments/calendarHandlers';
+import { sheetJSHandlers } from './spreadsheet/sheetJSHandlers';
 import { MaintenanceWatch } from './api/maintenanceWatch';
 import { AnnouncedMaintenance } from './settings/announcedMaintenance';
 import { createDataServices } from './db/dataServices';
@@ -267,6 +268,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     },
     ...sandboxClockHandlers(settings, environments, options.fetchImpl),
     ...calendarHandlers(announcedMaintenance, environments, events),
+    ...sheetJSHandlers(),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(

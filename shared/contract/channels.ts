@@ -7,6 +7,7 @@ import { searchChannels } from './searchChannels';
 import { locationChannels } from './locationChannels';
 import { sandboxChannels } from './sandboxChannels';
 import { calendarChannels } from './calendarChannels';
+import { spreadsheetChannels } from './spreadsheetChannels';
 import { auditChannels } from './auditChannels';
 import { dataChannels } from './dataChannels';
 import { teamChannels, teamDatabaseSettingsSchema, teamDatabaseUpdateSchema } from './teamChannels';
@@ -309,6 +310,7 @@ export const channels = {
   ...auditChannels,
   ...dataChannels,
   ...teamChannels,
+  ...spreadsheetChannels,
 } as const;
 
 export type Channels = typeof channels;

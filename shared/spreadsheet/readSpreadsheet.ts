@@ -7,6 +7,7 @@ import type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './sheetjs/readW
 import type { RawSheet, ReadSpreadsheetOptions, SpreadsheetResult } from './types';
 import { FastReaderUnsupported } from './xlsx/fastReaderUnsupported';
 import { repairOds } from './sheetjs/odsRepair';
+import { repairXlsx } from './sheetjs/xlsxRepair';
 import { checkZipInflation } from './xlsx/inflationCheck';
 import { listXlsxSheets, readXlsx } from './xlsx/readXlsx';
 import type { RawInflater } from './xlsx/zipArchive';
@@ -34,18 +35,28 @@ async function prepareForSheetJS(
 ): Promise<Uint8Array> {
   if (format === 'xls') return bytes;
   await checkZipInflation(bytes, limits);
-  return format === 'ods' ? repairOds(bytes, limits) : bytes;
+  return format === 'ods' ? repairOds(bytes, limits) : repairXlsx(bytes, limits);
 }
 
-/** SheetJS's book, parsed in this thread or by the caller's runner. */
+/**
+ * SheetJS's book, parsed in this thread or by the caller's runner. An .xls SheetJS refuses is tried
+ * once more with what Excel reads past repaired (see repairXls).
+ */
 async function parseBook(
   bytes: Uint8Array,
   request: SheetJSRequest,
   runner: SheetJSRunner | undefined,
+  format: string,
 ): Promise<SheetJSBook> {
   const module = await sheetJS();
-  if (!runner) return module.parseWithSheetJS(bytes, request);
-  const book = await runner(bytes, request);
+  const parse = async (input: Uint8Array) =>
+    runner ? runner(input, request) : module.parseOrMessage(input, request);
+  let book = await parse(bytes);
+  if ('sheetJSError' in book && format === 'xls') {
+    const repaired = module.repairXls(bytes);
+    const again = repaired ? await parse(repaired) : book;
+    if (!('sheetJSError' in again)) book = again;
+  }
   if ('sheetJSError' in book) throw module.explain(new Error(book.sheetJSError));
   return book;
 }
@@ -55,9 +66,10 @@ async function readWithSheetJS(
   sheet: string | undefined,
   monitor: WorkMonitor,
   runner: SheetJSRunner | undefined,
+  format: string,
 ): Promise<SheetRead> {
   monitor.throwIfCancelled();
-  const book = await parseBook(bytes, sheet ? { sheet } : {}, runner);
+  const book = await parseBook(bytes, sheet ? { sheet } : {}, runner, format);
   return (await sheetJS()).sheetFromBook(book, sheet, monitor);
 }
 
@@ -77,7 +89,7 @@ export async function listSheets(
     }
   }
   const prepared = await prepareForSheetJS(bytes, format, limits);
-  return (await parseBook(prepared, { namesOnly: true }, options.sheetJS)).sheetNames;
+  return (await parseBook(prepared, { namesOnly: true }, options.sheetJS, format)).sheetNames;
 }
 
 interface SheetRead {
@@ -101,13 +113,13 @@ async function readWorkbook(
     } catch (error) {
       if (!(error instanceof FastReaderUnsupported)) throw error;
       const prepared = await prepareForSheetJS(bytes, format, limits);
-      const read = await readWithSheetJS(prepared, sheet, monitor, runner);
+      const read = await readWithSheetJS(prepared, sheet, monitor, runner, format);
       read.raw.warnings.push(`Read with the slower general reader because ${error.message}.`);
       return read;
     }
   }
   const prepared = await prepareForSheetJS(bytes, format, limits);
-  return readWithSheetJS(prepared, sheet, monitor, runner);
+  return readWithSheetJS(prepared, sheet, monitor, runner, format);
 }
 
 export async function readSpreadsheet(

@@ -49,7 +49,7 @@ export const serviceLayers: Layer[] = [
   {
     id: 'core',
     title: 'core: host capabilities, events, files',
-    folders: ['services/core', 'services/storage'],
+    folders: ['services/core', 'services/storage', 'services/spreadsheet'],
   },
 ];
 

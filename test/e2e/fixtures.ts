@@ -195,3 +195,6 @@ export async function watchTitle(page: Page, id: string): Promise<void> {
 export async function titlesSeen(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { titlesSeen: string[] }).titlesSeen);
 }
+
+/** As test, with the general reader's separate process limited to 128 MB (its limit is met in seconds). */
+export const smallReaderTest = withBridge({ DONATION_DESK_SHEETJS_HEAP_MB: '128' });

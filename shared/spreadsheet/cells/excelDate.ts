@@ -69,11 +69,17 @@ const ISO_DURATION = /^(-)?P(?:(\d+)D)?T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d*)?)
  * the duration text elapsed-time formats give ("24:00:00"); undefined for anything else.
  */
 export function isoDurationText(value: string): string | undefined {
+  const days = isoDurationDays(value);
+  return days === undefined ? undefined : excelSerialToDuration(days);
+}
+
+/** An ISO 8601 duration (`PT24H0M0.000S`) in days, as Excel holds a time value; undefined for anything else. */
+export function isoDurationDays(value: string): number | undefined {
   const match = ISO_DURATION.exec(value);
   if (!match || value.endsWith('T')) return undefined;
   const [, minus, days = '0', hours = '0', minutes = '0', seconds = '0'] = match;
   const total = Number(days) * 86400 + Number(hours) * 3600 + Number(minutes) * 60 + Number(seconds);
-  return excelSerialToDuration((minus ? -total : total) / SECONDS_PER_DAY);
+  return (minus ? -total : total) / SECONDS_PER_DAY;
 }
 
 const ISO_DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?/;

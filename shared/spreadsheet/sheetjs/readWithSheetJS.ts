@@ -9,6 +9,7 @@ import type { MergedRange, RawSheet, SheetRow } from '../types';
 import type { SheetJSBook, SheetJSRequest } from './runner';
 
 export type { SheetJSBook, SheetJSRequest, SheetJSRunner } from './runner';
+export { repairXls } from './xlsRepair';
 
 /** Excel's last row (1-based) and column (0-based), where whole-row/column ranges end. */
 const LAST_ROW = 1_048_576;
@@ -93,11 +94,21 @@ export const sheetJSOptions = (request: SheetJSRequest): XLSX.ParsingOptions =>
 
 /** SheetJS in this thread: the default where no runner is given. */
 export function parseWithSheetJS(bytes: Uint8Array, request: SheetJSRequest): SheetJSBook {
+  const book = parseOrMessage(bytes, request);
+  if ('sheetJSError' in book) throw explain(new Error(book.sheetJSError));
+  return book;
+}
+
+/** SheetJS in this thread, as a runner answers: the book, or SheetJS's message. */
+export function parseOrMessage(
+  bytes: Uint8Array,
+  request: SheetJSRequest,
+): SheetJSBook | { sheetJSError: string } {
   let workbook: XLSX.WorkBook;
   try {
     workbook = XLSX.read(freshView(bytes), sheetJSOptions(request));
   } catch (error) {
-    throw explain(error);
+    return { sheetJSError: error instanceof Error ? error.message : String(error) };
   }
   const sheetNames = workbook.SheetNames;
   const worksheet = workbook.Sheets?.[request.sheet ?? sheetNames[0] ?? ''];

@@ -1,5 +1,10 @@
 import { errorCodeText } from '../cells/errorText';
-import { excelSerialToDuration, excelSerialToIso, isoDateTimeText } from '../cells/excelDate';
+import {
+  excelSerialToDuration,
+  excelSerialToIso,
+  isoDateTimeText,
+  isoDurationDays,
+} from '../cells/excelDate';
 import { formatNumber, formatNumericText } from '../cells/numberText';
 import { NumberDisplay } from './cellStyles';
 import { richText } from './sharedStrings';
@@ -185,8 +190,15 @@ export class CellText {
         return raw.charCodeAt(0) === 49 || raw.startsWith('true') ? 'TRUE' : 'FALSE';
       case TYPE_ERROR:
         return raw.charCodeAt(0) === 35 ? raw : errorCodeText(Number(raw));
-      case TYPE_DATE:
+      case TYPE_DATE: {
+        // A duration (Strict Open XML's time value) shows by the cell's time format, as Excel shows it.
+        const days = isoDurationDays(raw);
+        const display = this.displays[style] ?? NumberDisplay.Number;
+        if (days !== undefined && display !== NumberDisplay.Number) {
+          return this.textValue(String(days), TYPE_NUMBER, style);
+        }
         return isoDateTimeText(raw);
+      }
       default:
         return decodeXmlText(raw);
     }

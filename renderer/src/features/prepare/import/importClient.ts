@@ -6,6 +6,7 @@ import { canonicalJson, type FileIssue } from '../../../../../shared/donation';
 import type { RowSeed } from '../model/rowSeed';
 import type { ImportReply, ImportRequest, PackedTable, ReadResult } from './importWorker';
 import { lazyRowsBuilder } from './lazyRows';
+import { desk } from '../../../app/deskClient';
 
 /**
  * A sheet read in the worker. The first rows come with it (enough for the mapping step); all the
@@ -151,6 +152,27 @@ function takeWorker(): Worker {
 
 type Checked = Extract<ImportReply, { type: 'checked' }>;
 
+/** Has main read the bytes with the general reader, in its separate process, and tells the worker. */
+async function readWithSheetJSInMain(
+  worker: Worker,
+  { id, bytes, request }: Extract<ImportReply, { type: 'sheetJS' }>,
+): Promise<void> {
+  let done: ImportRequest;
+  try {
+    const result = await desk['spreadsheet.readWithSheetJS']({ bytes, ...request });
+    done = result.ok
+      ? { type: 'sheetJSDone', id, book: result.value }
+      : { type: 'sheetJSDone', id, refusal: result.error.message };
+  } catch {
+    done = { type: 'sheetJSDone', id, refusal: READER_GONE };
+  }
+  worker.postMessage(done);
+}
+
+/** When the reader's answer never comes (its process or the worker ended without one). */
+const READER_GONE =
+  'The file could not be read: the spreadsheet reader stopped part-way. Open it in Excel, save it again as .xlsx, and import the new copy.';
+
 /** Reads a spreadsheet in a Web Worker; progress is reported as a fraction from 0 to 1. */
 export function startImport(
   request: { bytes: Uint8Array; fileName: string; sheet?: string; headerRow?: number },
@@ -194,6 +216,8 @@ export function startImport(
         resolve(importedSheet(reply.result, reply.head, reply.rowCount, packedRows));
       } else if (reply.type === 'rows') {
         rowsArrived(reply.rows);
+      } else if (reply.type === 'sheetJS') {
+        void readWithSheetJSInMain(worker, reply);
       } else if (reply.type === 'checked') {
         waiting.get(reply.id)?.(reply);
         waiting.delete(reply.id);
@@ -207,9 +231,9 @@ export function startImport(
         }
       }
     };
-    worker.onerror = (event) => {
+    worker.onerror = () => {
       stop();
-      reject(new Error(event.message || 'The spreadsheet reader stopped unexpectedly.'));
+      reject(new Error(READER_GONE));
     };
   });
   // The user's bytes are copied into the worker, never changed.

@@ -2,10 +2,13 @@
 import {
   listSheets,
   readSpreadsheet,
+  SpreadsheetReadError,
   streamInflater,
+  type SheetJSRunner,
   type SheetRow,
   type SpreadsheetResult,
 } from '../../../../../shared/spreadsheet';
+import type { SheetJSBook, SheetJSRequest } from '../../../../../shared/spreadsheet/sheetjs/runner';
 import {
   checkRow,
   makeRowChecker,
@@ -32,7 +35,9 @@ export type ImportRequest =
   | { type: 'read'; bytes: ArrayBuffer; fileName: string; sheet?: string; headerRow?: number }
   /** Check every row read with this mapping; the worker then keeps the across-rows warnings. */
   | { type: 'check'; id: number; mapping: WorkspaceMapping }
-  | AcrossRowsRequest;
+  | AcrossRowsRequest
+  /** The window's answer to a 'sheetJS' reply: the book, SheetJS's message, or why it stopped. */
+  | { type: 'sheetJSDone'; id: number; book?: SheetJSBook | { sheetJSError: string }; refusal?: string };
 
 /** The result without its rows, which travel packed. */
 export type ReadResult = Omit<SpreadsheetResult, 'rows'>;
@@ -46,7 +51,13 @@ export type ImportReply =
   /** `id` names the check that failed; without it, reading failed. */
   | { type: 'error'; message: string; id?: number }
   | { type: 'checked'; id: number; seed: RowSeed; fileIssues: FileIssue[] }
-  | ({ type: 'across' } & AcrossRowsReply);
+  | ({ type: 'across' } & AcrossRowsReply)
+  /**
+   * Asks the window to have the general reader (SheetJS) read these bytes in main's separate
+   * process: a file that makes it fail fatally must not take the window's process down with this
+   * worker (an out-of-memory in a worker ends the whole renderer).
+   */
+  | { type: 'sheetJS'; id: number; bytes: Uint8Array; request: SheetJSRequest };
 
 /**
  * The workspace id is not known yet when the rows are checked here (main gives it). It only goes
@@ -69,16 +80,32 @@ const across = new AcrossRowsState((key) => {
   return row && checker ? (checkRow(checker, { key, ...row }).donation as CheckableDonation) : undefined;
 });
 
+let lastSheetJSCall = 0;
+const sheetJSCalls = new Map<number, (done: Extract<ImportRequest, { type: 'sheetJSDone' }>) => void>();
+
+/** SheetJS in main's separate process, through the window (a worker cannot call main itself). */
+const sheetJSInMain: SheetJSRunner = (bytes, request) =>
+  new Promise((resolve, reject) => {
+    const id = ++lastSheetJSCall;
+    sheetJSCalls.set(id, (done) => {
+      sheetJSCalls.delete(id);
+      if (done.book) resolve(done.book);
+      else reject(new SpreadsheetReadError(done.refusal ?? 'The file could not be read.'));
+    });
+    post({ type: 'sheetJS', id, bytes, request });
+  });
+
 async function readFile(request: Extract<ImportRequest, { type: 'read' }>): Promise<void> {
   const { bytes, fileName, sheet, headerRow } = request;
   const data = new Uint8Array(bytes);
-  post({ type: 'sheets', names: await listSheets(data, fileName) });
+  post({ type: 'sheets', names: await listSheets(data, fileName, { sheetJS: sheetJSInMain }) });
   let last = 0;
   const result = await readSpreadsheet(data, fileName, {
     ...(sheet ? { sheet } : {}),
     ...(headerRow ? { headerRow } : {}),
     // The browser's own inflate is native code: several times faster here than pako.
     inflater: streamInflater,
+    sheetJS: sheetJSInMain,
     onProgress(done, total) {
       const now = Date.now();
       if (now - last > 50 || done === total) {
@@ -117,6 +144,10 @@ function checkRows(request: Extract<ImportRequest, { type: 'check' }>): void {
 // Reading and checking run here so the window never freezes; cancelling terminates this worker.
 self.onmessage = async (event: MessageEvent<ImportRequest>) => {
   const request = event.data;
+  if (request.type === 'sheetJSDone') {
+    sheetJSCalls.get(request.id)?.(request);
+    return;
+  }
   try {
     if (request.type === 'read') await readFile(request);
     else if (request.type === 'check') checkRows(request);

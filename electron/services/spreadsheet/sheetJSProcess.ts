@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { SHEETJS_PROCESS_LIMITS, SpreadsheetReadError, type SheetJSRunner } from '../../shared/spreadsheet';
-import { sheetJSOptions } from '../../shared/spreadsheet/sheetjs/readWithSheetJS';
+import {
+  SHEETJS_PROCESS_LIMITS,
+  SpreadsheetReadError,
+  type SheetJSRunner,
+} from '../../../shared/spreadsheet';
+import { sheetJSOptions } from '../../../shared/spreadsheet/sheetjs/readWithSheetJS';
 
 /**
  * The reading process: SheetJS parses the bytes with the options it is sent and sends back the plain
@@ -53,9 +57,16 @@ export interface SheetJSProcessOptions {
 export function sheetJSInChildProcess(options: SheetJSProcessOptions = {}): SheetJSRunner {
   const maxHeapMb = options.maxHeapMb ?? SHEETJS_PROCESS_LIMITS.maxHeapMb;
   const timeoutMs = options.timeoutMs ?? SHEETJS_PROCESS_LIMITS.timeoutMs;
-  const sheetJSModule = createRequire(import.meta.url).resolve('xlsx');
+  let sheetJSModule: string | undefined;
   return (bytes, request) =>
     new Promise((resolve, reject) => {
+      // Found at the first read, so that an app missing it still starts (and refuses the file).
+      try {
+        sheetJSModule ??= createRequire(import.meta.url).resolve('xlsx');
+      } catch {
+        reject(stopped('before it could start'));
+        return;
+      }
       const child = spawn(
         process.execPath,
         [`--max-old-space-size=${maxHeapMb}`, '-e', options.childSource ?? CHILD_SOURCE],

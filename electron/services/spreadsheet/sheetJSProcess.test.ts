@@ -1,6 +1,6 @@
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
-import { listSheets, readSpreadsheet } from '../../shared/spreadsheet';
+import { listSheets, readSpreadsheet } from '../../../shared/spreadsheet';
 import { sheetJSInChildProcess } from './sheetJSProcess';
 
 function xls(rows: unknown[][]): Uint8Array {
