@@ -198,8 +198,7 @@ function waitingWords(u: UploadView): string {
 
 /**
  * The workspace `upload` sends: the file read (a large one in passes, never whole: see
- * readWorkspaceInput) and saved chunk by chunk. Only its id leaves here, so the rows read from the
- * file are let go before the upload reads the workspace back a chunk at a time.
+ * readWorkspaceInput), its rows saved chunk by chunk as they are read, never all held at once.
  */
 async function createUploadWorkspace(
   ctx: CliContext,
@@ -212,26 +211,32 @@ async function createUploadWorkspace(
 ): Promise<{ id: string }> {
   const streamFrom = Number(ctx.io.env.DONATION_DESK_STREAM_FROM_BYTES) || undefined;
   const input = await readWorkspaceInput(file, values.mapping, values.sheet, streamFrom);
-  const rows = input.rows.map((r, i) => ({ key: i + 1, rowNumber: r.rowNumber, cells: r.cells }));
-  input.rows = [];
   const desk = await ctx.runtime();
+  const source = {
+    fileName: basename(file),
+    format: input.format,
+    sheet: input.sheet,
+    headerRow: input.headerRow,
+    headerRowCount: input.headerRowCount,
+    totalsRow: null,
+    skippedBlankRows: input.skippedBlankRows,
+    warnings: input.warnings,
+    fileBytes: input.fileBytes,
+    sha256: input.sha256,
+  };
   const created = await desk.workspaces.create({
     name: workspaceNameFor({ fileName: basename(file), format: input.format, sheet: input.sheet }),
-    source: {
-      fileName: basename(file),
-      format: input.format,
-      sheet: input.sheet,
-      headerRow: input.headerRow,
-      headerRowCount: input.headerRowCount,
-      totalsRow: input.totalsRow,
-      skippedBlankRows: input.skippedBlankRows,
-      warnings: input.warnings,
-      fileBytes: input.fileBytes,
-      sha256: input.sha256,
-    },
+    source,
     headers: input.headers,
-    // Keys from 1, so every reference value reads back as a row (0 is not one).
-    rows,
+    // Saved chunk by chunk as they are read; keys from 1, so every reference value reads back as a
+    // row (0 is not one).
+    writeRows: async (writer) => {
+      const totalsRow = await input.eachRow(
+        (row) => writer.add(row),
+        () => writer.flush(),
+      );
+      return { totalsRow };
+    },
     mapping: {
       template: input.template,
       numberStyle: 'auto',

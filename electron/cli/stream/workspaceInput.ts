@@ -16,7 +16,7 @@ import { readMappingTemplate, readSheetInput } from '../sheetInput';
 import { readHead } from './csvStream';
 import { openRowSource, STREAM_FROM_BYTES } from './rowSource';
 
-/** What a workspace is made from: the sheet's layout and rows, the mapping, the file's size and hash. */
+/** What a workspace is made from: the sheet's layout, a pass over its rows, the mapping, the file's size and hash. */
 export interface WorkspaceInput {
   fileName: string;
   format: SpreadsheetFormat;
@@ -24,8 +24,11 @@ export interface WorkspaceInput {
   headerRow: number;
   headerRowCount: number;
   headers: string[];
-  rows: SheetRow[];
-  totalsRow: SheetRow | null;
+  /**
+   * One pass over the data rows in order (a large file's are read as they are handed out, never all
+   * held); `between` is awaited after each piece. Answers the totals row set aside, if any.
+   */
+  eachRow(onRow: (row: SheetRow) => void, between: () => Promise<void>): Promise<SheetRow | null>;
   skippedBlankRows: number;
   warnings: string[];
   template: MappingTemplate;
@@ -47,8 +50,9 @@ async function fileHash(path: string): Promise<{ sha256: string; bytes: number }
 
 /**
  * The rows `upload` makes its workspace from. A file from `streamFrom` bytes on (CSV, TSV, TXT, xlsx)
- * is read in passes as `validate` reads it, never as one string or one buffer: a CSV of 30,000 rows
- * of 100 metadata values of 190 characters is longer than the longest string JavaScript can hold.
+ * is read in passes as `validate` reads it, never as one string or one buffer, and its rows are
+ * handed out one at a time to be saved as they come: a CSV of 30,000 rows of 100 metadata values of
+ * 190 characters is longer than the longest string JavaScript can hold.
  * The app's limits on rows and cells (what a workspace holds) still apply. Smaller files, and other
  * formats, are read whole as the app reads them. Problems become DeskFailure with code USAGE.
  */
@@ -75,8 +79,14 @@ export async function readWorkspaceInput(
       headerRow: read.sheet.headerRow,
       headerRowCount: read.sheet.headerRowCount,
       headers: read.sheet.headers,
-      rows: read.sheet.rows,
-      totalsRow: read.sheet.totalsRow ?? null,
+      async eachRow(onRow, between) {
+        const rows = read.sheet.rows;
+        for (let i = 0; i < rows.length; i++) {
+          onRow(rows[i] as SheetRow);
+          if ((i & 1023) === 1023) await between();
+        }
+        return read.sheet.totalsRow ?? null;
+      },
       skippedBlankRows: read.sheet.skippedBlankRows,
       warnings: read.sheet.warnings,
       template: read.template,
@@ -95,17 +105,6 @@ export async function readWorkspaceInput(
       survey: { between: noop },
     });
     const { layout } = source;
-    const guard = new SheetSizeGuard(READ_LIMITS);
-    const rows: SheetRow[] = [];
-    let totalsRow: SheetRow | null = null;
-    await source.eachRow(
-      (row) => {
-        guard.add(row);
-        rows.push(row);
-      },
-      { between: noop },
-      (row) => (totalsRow = row),
-    );
     template ??= suggestMapping(layout.headers, {
       samples: layout.samples.slice(0, 50).map((r) => r.cells),
     }).template;
@@ -117,8 +116,24 @@ export async function readWorkspaceInput(
       headerRow: layout.headerRow,
       headerRowCount: layout.headerRowCount,
       headers: layout.headers,
-      rows,
-      totalsRow,
+      async eachRow(onRow, between) {
+        // The app's limits on what a workspace holds, as the whole-file reader applies them.
+        const guard = new SheetSizeGuard(READ_LIMITS);
+        let totalsRow: SheetRow | null = null;
+        try {
+          await source.eachRow(
+            (row) => {
+              guard.add(row);
+              onRow(row);
+            },
+            { between },
+            (row) => (totalsRow = row),
+          );
+        } catch (e) {
+          throw usage(e);
+        }
+        return totalsRow;
+      },
       skippedBlankRows: layout.skippedBlankRows,
       warnings: layout.warnings,
       template,
@@ -126,9 +141,14 @@ export async function readWorkspaceInput(
       sha256: hashed.sha256,
     };
   } catch (e) {
-    if (e instanceof SpreadsheetReadError || (e instanceof DeskFailure && e.code !== 'INTERNAL')) {
-      throw new DeskFailure('USAGE', e.message);
-    }
-    throw e;
+    throw usage(e);
   }
+}
+
+/** A file the reader refuses is a problem with the command's arguments (exit 2). */
+function usage(e: unknown): unknown {
+  if (e instanceof SpreadsheetReadError || (e instanceof DeskFailure && e.code !== 'INTERNAL')) {
+    return new DeskFailure('USAGE', e.message);
+  }
+  return e;
 }
