@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
 import { isMaintenance, maintenanceHold, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand, type CliContext } from '../main';
-import { readSheetInput } from '../sheetInput';
+import { readWorkspaceInput } from '../stream/workspaceInput';
 import { count } from '../../../shared/i18n';
 import { workspaceNameFor } from '../../../shared/spreadsheet/sourceNames';
 
@@ -207,6 +207,56 @@ function waitingWords(u: UploadView): string {
   return `Waiting for approval: upload ${u.uploadId} of “${u.workspaceName}” (${count(u.rows, 'row')}) was recorded, built and hashed, and nothing was sent. An approver runs: donation-desk approve ${u.uploadId}. ${after}`;
 }
 
+/**
+ * The workspace `upload` sends: the file read (a large one in passes, never whole: see
+ * readWorkspaceInput), its rows saved chunk by chunk as they are read, never all held at once.
+ */
+async function createUploadWorkspace(
+  ctx: CliContext,
+  file: string,
+  values: {
+    mapping?: string | undefined;
+    sheet?: string | undefined;
+    'no-row-reference'?: boolean | undefined;
+  },
+): Promise<{ id: string }> {
+  const streamFrom = Number(ctx.io.env.DONATION_DESK_STREAM_FROM_BYTES) || undefined;
+  const input = await readWorkspaceInput(file, values.mapping, values.sheet, streamFrom);
+  const desk = await ctx.runtime();
+  const source = {
+    fileName: basename(file),
+    format: input.format,
+    sheet: input.sheet,
+    headerRow: input.headerRow,
+    headerRowCount: input.headerRowCount,
+    totalsRow: null,
+    skippedBlankRows: input.skippedBlankRows,
+    warnings: input.warnings,
+    fileBytes: input.fileBytes,
+    sha256: input.sha256,
+  };
+  const created = await desk.workspaces.create({
+    name: workspaceNameFor({ fileName: basename(file), format: input.format, sheet: input.sheet }),
+    source,
+    headers: input.headers,
+    // Saved chunk by chunk as they are read; keys from 1, so every reference value reads back as a
+    // row (0 is not one).
+    writeRows: async (writer) => {
+      const totalsRow = await input.eachRow(
+        (row) => writer.add(row),
+        () => writer.flush(),
+      );
+      return { totalsRow };
+    },
+    mapping: {
+      template: input.template,
+      numberStyle: 'auto',
+      reference: { enabled: !values['no-row-reference'], key: DEFAULT_REFERENCE_KEY },
+    },
+  });
+  return { id: created.id };
+}
+
 registerCommand('upload', {
   summary: 'Upload a spreadsheet of donations as a bulk file, optionally waiting until it is processed.',
   usage: `donation-desk upload FILE [--mapping M.json] [--sheet NAME] [--skip-invalid] [--confirm-duplicates] [--no-row-reference] [--wait] [--json]
@@ -238,35 +288,8 @@ ERROR or was stopped (rejected, approval void); 2 the file, mapping or arguments
       ctx.io.err('Name the spreadsheet to upload: donation-desk upload FILE');
       return EXIT.usage;
     }
-    const { sheet, template, fileBytes, sha256 } = await readSheetInput(
-      file,
-      parsed.values.mapping,
-      parsed.values.sheet,
-    );
+    const workspace = await createUploadWorkspace(ctx, file, parsed.values);
     const desk = await ctx.runtime();
-    const workspace = await desk.workspaces.create({
-      name: workspaceNameFor({ fileName: basename(file), format: sheet.format, sheet: sheet.sheet }),
-      source: {
-        fileName: basename(file),
-        format: sheet.format,
-        sheet: sheet.sheet,
-        headerRow: sheet.headerRow,
-        headerRowCount: sheet.headerRowCount,
-        totalsRow: sheet.totalsRow ?? null,
-        skippedBlankRows: sheet.skippedBlankRows,
-        warnings: sheet.warnings,
-        fileBytes,
-        sha256,
-      },
-      headers: sheet.headers,
-      // Keys from 1, so every reference value reads back as a row (0 is not one).
-      rows: sheet.rows.map((r, i) => ({ key: i + 1, rowNumber: r.rowNumber, cells: r.cells })),
-      mapping: {
-        template,
-        numberStyle: 'auto',
-        reference: { enabled: !parsed.values['no-row-reference'], key: DEFAULT_REFERENCE_KEY },
-      },
-    });
     let started;
     try {
       started = await call(desk, 'upload.start', {

@@ -54,8 +54,15 @@ export interface PassHooks {
 
 export interface RowSource {
   layout: SheetLayout;
-  /** One pass over the data rows in order, padded to the headers' width, a totals row left out. */
-  eachRow(onRow: (row: SheetRow) => void, hooks: PassHooks): Promise<void>;
+  /**
+   * One pass over the data rows in order, padded to the headers' width, a totals row left out (and
+   * handed to `onTotals` when given).
+   */
+  eachRow(
+    onRow: (row: SheetRow) => void,
+    hooks: PassHooks,
+    onTotals?: (row: SheetRow) => void,
+  ): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -95,19 +102,24 @@ async function wholeSource(bytes: Uint8Array, fileName: string, options: OpenOpt
   };
   return {
     layout,
-    async eachRow(onRow, hooks) {
+    async eachRow(onRow, hooks, onTotals) {
       const rows = sheet.rows;
       for (let i = 0; i < rows.length; i++) {
         onRow(rows[i]!);
         if ((i & 4095) === 4095) await hooks.between(i + 1, rows.length);
       }
+      if (sheet.totalsRow) onTotals?.(sheet.totalsRow);
       await hooks.between(rows.length, rows.length);
     },
   };
 }
 
 /** Rows of a streamed pass that are data: below the header, not blank, padded; the totals row aside. */
-function dataRowFilter(survey: SurveyedSheet, onRow: (row: SheetRow) => void): (row: SheetRow) => void {
+function dataRowFilter(
+  survey: SurveyedSheet,
+  onRow: (row: SheetRow) => void,
+  onTotals?: (row: SheetRow) => void,
+): (row: SheetRow) => void {
   const width = survey.headers.length;
   const totals = survey.totals;
   const decider = totals && !totals.decided ? new TotalsDecider(totals) : undefined;
@@ -122,7 +134,15 @@ function dataRowFilter(survey: SurveyedSheet, onRow: (row: SheetRow) => void): (
           );
         } else survey.totals = undefined;
       }
-      if (survey.totals) return;
+      if (survey.totals) {
+        if (onTotals) {
+          const cells = [...row.cells];
+          if (cells.length > width) cells.length = width;
+          while (cells.length < width) cells.push('');
+          onTotals({ ...row, cells });
+        }
+        return;
+      }
     } else decider?.add(row);
     const cells = row.cells;
     if (cells.length > width) cells.length = width;
@@ -181,8 +201,8 @@ async function csvSource(
       encoding: csv.encoding,
       delimiter: csv.delimiter,
     }),
-    async eachRow(onRow, hooks) {
-      const filter = dataRowFilter(surveyed, onRow);
+    async eachRow(onRow, hooks, onTotals) {
+      const filter = dataRowFilter(surveyed, onRow, onTotals);
       await csv.pass(() => ({ onRow: filter, between: hooks.between }));
     },
   };
@@ -203,8 +223,8 @@ async function xlsxSource(
   surveyed.warnings.unshift(...raw.warnings);
   return {
     layout: streamedLayout(fileName, format, reader.sheetNames, reader.sheet, surveyed, {}),
-    async eachRow(onRow, hooks) {
-      await reader.scan(dataRowFilter(surveyed, onRow), hooks.between);
+    async eachRow(onRow, hooks, onTotals) {
+      await reader.scan(dataRowFilter(surveyed, onRow, onTotals), hooks.between);
     },
   };
 }

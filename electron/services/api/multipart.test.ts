@@ -75,4 +75,42 @@ describe('multipart body', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
+
+  it('sends a file read from disk as it goes: the same body, its length known beforehand', async () => {
+    const pieces = (): AsyncIterable<Uint8Array> =>
+      (async function* () {
+        for (let at = 0; at < data.length; at += 100_000) yield data.subarray(at, at + 100_000);
+      })();
+    const fromDisk = buildMultipart(fields, {
+      field: 'file',
+      fileName: 'd.gz',
+      contentType: 'application/gzip',
+      data: { size: data.length, read: pieces },
+    });
+    const streamed = await drain(fromDisk.stream(undefined, 64 * 1024));
+    expect(streamed.length).toBe(fromDisk.length);
+    const parts = await parse(streamed, fromDisk.contentType);
+    expect(parts.map((p) => p.name)).toEqual([...fields.map((f) => f[0]), 'file']);
+    expect(parts[4]?.file?.equals(data)).toBe(true);
+    // Read anew for each try.
+    expect((await drain(fromDisk.stream())).equals(streamed)).toBe(true);
+  });
+
+  it('fails the body before its end when the file is not the size announced', async () => {
+    for (const size of [data.length + 1, data.length - 1]) {
+      const body = buildMultipart(fields, {
+        field: 'file',
+        fileName: 'd.gz',
+        contentType: 'application/gzip',
+        data: {
+          size,
+          read: () =>
+            (async function* () {
+              yield data;
+            })(),
+        },
+      });
+      await expect(drain(body.stream())).rejects.toThrow(/while it was being sent/);
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { retryDelay, parseRetryAfter } from './backoff';
 import { DEFAULT_RETRY, type RetryOptions } from './retryPolicy';
 import { failureOf, isTransient, neverSent } from './serviceFailures';
 import { safeOrigin } from './tokenClient';
-import { buildMultipart } from './multipart';
+import { buildMultipart, type FileSource } from './multipart';
 
 export { DEFAULT_RETRY, INTERACTIVE_RETRY, type RetryOptions } from './retryPolicy';
 export {
@@ -212,11 +212,13 @@ export class ServiceClient {
   /**
    * The multipart POST of a bulk file to the intent's upload address: the fields under their own
    * names in the order given, `file` last. One attempt: the caller checks the intent before any other.
+   * The file is bytes in memory or a FileSource read from disk as it is sent (a part's file is never
+   * read whole for its upload).
    */
   async uploadFile(
     url: string,
     fields: Record<string, string>,
-    file: Uint8Array,
+    file: Uint8Array | FileSource,
     onBytes?: (sent: number, total: number) => void,
   ): Promise<UploadOutcome> {
     const body = buildMultipart(Object.entries(fields), {

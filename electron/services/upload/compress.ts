@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzip } from 'node:zlib';
@@ -51,6 +54,101 @@ export async function gzipBulkFile(
   });
   onProgress?.(total, total);
   return { gz: Buffer.concat(chunks), sha256: hash.digest('hex'), jsonChars };
+}
+
+/** A part's gzip file as written to disk: never held whole in memory. */
+export interface WrittenFile {
+  /** sha256 of the .gz, hex, computed as the bytes went to disk. */
+  sha256: string;
+  /** Size of the .gz in bytes. */
+  bytes: number;
+  /** Characters of JSON before compression. */
+  jsonChars: number;
+}
+
+/**
+ * The bulk file streamed donation by donation into gzip and from there straight to `path`, its
+ * SHA-256 taken on the way: the same bytes gzipBulkFile gives (deflate does not depend on how its
+ * input is cut), but neither the JSON nor the compressed file is ever whole in memory, only about
+ * 1 MiB of JSON and what gzip holds. Written to a temporary file, synced, then renamed into place, so
+ * a crash leaves either no file or the whole one.
+ */
+export async function gzipBulkFileTo(
+  path: string,
+  donations: Iterable<DonationAttributes>,
+  total: number,
+  onProgress?: (donationsDone: number, total: number) => void,
+): Promise<WrittenFile> {
+  const hash = createHash('sha256');
+  let jsonChars = 0;
+  let bytes = 0;
+  const counted = (function* () {
+    let i = 0;
+    for (const donation of donations) {
+      if (i % 5000 === 0) onProgress?.(i, total);
+      i++;
+      yield donation;
+    }
+  })();
+  const source = Readable.from(
+    (function* () {
+      for (const chunk of serializeBulkFile(counted)) {
+        jsonChars += chunk.length;
+        yield Buffer.from(chunk, 'utf8');
+      }
+    })(),
+  );
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'w');
+  try {
+    await pipeline(source, createGzip({ level: 6 }), async (compressed: AsyncIterable<Buffer>) => {
+      for await (const chunk of compressed) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        await handle.write(chunk);
+      }
+    });
+    await handle.sync();
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw e;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+  await syncDirectory(dirname(path));
+  onProgress?.(total, total);
+  return { sha256: hash.digest('hex'), bytes, jsonChars };
+}
+
+/** Makes a rename durable; not possible (nor needed) on Windows. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r').catch(() => null);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on directories; the rename is still atomic.
+  } finally {
+    await handle.close();
+  }
+}
+
+/** sha256 (hex) and size of a file on disk, read a piece at a time. */
+export async function sha256OfFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
 }
 
 export async function gunzipText(gz: Uint8Array): Promise<string> {

@@ -5,10 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LedgerGroup, LedgerPart } from '../ledger/ledgerShapes';
-import { writeFileAtomic } from '../storage/atomicFile';
 import { replacementsOf } from './admission';
 import { serviceInUse, type UploadBasics } from './basics';
-import { gzipBulkFile } from './compress';
+import { gzipBulkFileTo } from './compress';
 import { planParts, totalsOf, type ReadyRow, type ValidatedWorkspace } from './prepare';
 import type { UploadSubmission } from './sendGate';
 
@@ -40,11 +39,14 @@ export async function recordUpload(
     progress(index, plan.length, 'building', slice.start, donations.length);
     const partRows = rows.slice(slice.start, slice.end);
     const partDonations = donations.slice(slice.start, slice.end);
-    const compressed = await gzipBulkFile(partDonations, (done, total) =>
-      progress(index, plan.length, 'compressing', done, total),
-    );
     const file = join('files', `${id}-${index}.json.gz`);
-    await writeFileAtomic(join(ctx.ledger.dir, file), compressed.gz);
+    // Streamed to disk donation by donation, hashed on the way: never whole in memory.
+    const compressed = await gzipBulkFileTo(
+      join(ctx.ledger.dir, file),
+      partDonations,
+      partDonations.length,
+      (done, total) => progress(index, plan.length, 'compressing', done, total),
+    );
     parts.push({
       index,
       rowKeys: partRows.map((r) => r.key),
@@ -52,7 +54,7 @@ export async function recordUpload(
       fingerprints: partRows.map((r) => r.fingerprint),
       totals: totalsOf(partDonations),
       fileHash: compressed.sha256,
-      fileBytes: compressed.gz.length,
+      fileBytes: compressed.bytes,
       file,
     });
   }

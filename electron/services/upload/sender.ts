@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { DeskFailure } from '../../../shared/result';
 import { retryDelay } from '../api/backoff';
@@ -7,7 +7,8 @@ import type { LedgerGroup, LedgerIntent } from '../ledger/ledgerShapes';
 import { SENT_STATES } from '../ledger/ledgerShapes';
 import { saveIntent, type UploadContext } from './context';
 import { applyRemote } from './follower';
-import { sha256 } from './compress';
+import { sha256OfFile } from './compress';
+import type { FileSource } from '../api/multipart';
 
 /** Fresh intents tried for one part in one go before the part waits for the next resume. */
 const MAX_FRESH_INTENTS = 8;
@@ -187,22 +188,54 @@ export class PartSender {
   ): Promise<'done' | 'refused' | 'expired'> {
     const meta = group.parts[part];
     if (!meta) throw new DeskFailure('NOT_FOUND', 'That part of the upload is not in the ledger.');
-    const file = await readFile(join(this.ctx.ledger.dir, meta.file)).catch(() => null);
-    if (!file || sha256(file) !== meta.fileHash) {
-      throw new DeskFailure(
+    const path = join(this.ctx.ledger.dir, meta.file);
+    const missing = (): DeskFailure =>
+      new DeskFailure(
         'LEDGER_FILE_MISSING',
         'The prepared file for this upload is missing or changed on disk, so it is not sent.',
       );
-    }
+    // Checked a piece at a time before anything is sent, then read again as it is sent (never whole
+    // in memory), hashed on the way: bytes other than the recorded ones fail the body before its
+    // end, so the host never receives a complete file that is not the one recorded.
+    const onDisk = await sha256OfFile(path).catch(() => null);
+    if (!onDisk || onDisk.sha256 !== meta.fileHash) throw missing();
+    let changed = false;
+    const file: FileSource = {
+      size: onDisk.bytes,
+      async *read() {
+        const hash = createHash('sha256');
+        let bytes = 0;
+        for await (const chunk of createReadStream(path, {
+          highWaterMark: 1 << 20,
+        }) as AsyncIterable<Buffer>) {
+          bytes += chunk.length;
+          if (bytes > onDisk.bytes) {
+            changed = true;
+            throw missing();
+          }
+          hash.update(chunk);
+          yield chunk;
+        }
+        if (bytes !== onDisk.bytes || hash.digest('hex') !== meta.fileHash) {
+          changed = true;
+          throw missing();
+        }
+      },
+    };
     let current = await saveIntent(this.ctx, intent, { state: 'uploading' });
     for (let tries = 0; ; tries++) {
       const outcome = await this.ctx.client.uploadFile(form.url, form.fields, file, (sent, total) =>
         this.progress(group, part, 'uploading', sent, total),
       );
+      if (changed) {
+        // The body was cut short before its end: the host did not take it. Not sent again as it is.
+        await saveIntent(this.ctx, current, { state: 'pending', note: 'the prepared file changed on disk' });
+        throw missing();
+      }
       if (outcome.kind === 'uploaded') {
         this.forms.delete(intent.attemptId);
         current = await saveIntent(this.ctx, current, { state: 'UPLOADED' });
-        this.progress(group, part, 'uploaded', file.length, file.length);
+        this.progress(group, part, 'uploaded', file.size, file.size);
         this.follow(current);
         return 'done';
       }

@@ -101,35 +101,43 @@ export class UploadEngine {
     return this.starts.run(async () => {
       // The upload's id exists from the first progress event, so the renderer can follow it throughout.
       const uploadId = randomUUID();
-      const validated = await validateWorkspace(
-        await this.ctx.workspaces.read(input.workspaceId),
-        undefined,
-        (done, total) => this.notices.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
-      );
-      const { rows, duplicates } = await admit(
-        this.ctx,
-        validated,
-        input.skipInvalid,
-        input.confirmDuplicates,
-        undefined,
-        input.skipDuplicates,
-      );
-      await checkReplacements(this.ctx, rows, uploadId);
-      const submission = this.ctx.gate.begin();
-      let group = await this.record(validated, rows, null, uploadId, submission);
-      if (submission) {
-        // Only flagged rows were confirmed (admit refused the rest): those may go again.
-        const flagged = new Set(duplicates.map((d) => d.rowKey));
-        const confirmed =
-          input.confirmDuplicates === 'all'
-            ? 'all'
-            : new Set(rows.filter((r) => flagged.has(r.key)).map((r) => r.fingerprint));
-        group = await submission.submit(group, this.submitted(validated, rows, confirmed, flagged.size));
-      }
+      // Prepared in a call of its own: the workspace's rows and the donations made from them are let
+      // go before the parts are sent (hundreds of megabytes for a wide workspace).
+      const group = await this.prepareStart(input, uploadId);
       const problems = await this.groups.send(group);
       await this.giveBackIfStopped(group.id);
       return { uploadId: group.id, upload: this.view(group.id), problems };
     });
+  }
+
+  /** Validates, admits and records a new upload (and submits it, in team mode): ready to send. */
+  private async prepareStart(input: ChannelInput<'upload.start'>, uploadId: string): Promise<LedgerGroup> {
+    const validated = await validateWorkspace(
+      await this.ctx.workspaces.read(input.workspaceId),
+      undefined,
+      (done, total) => this.notices.progress(input.workspaceId, uploadId, 0, 1, 'validating', done, total),
+    );
+    const { rows, duplicates } = await admit(
+      this.ctx,
+      validated,
+      input.skipInvalid,
+      input.confirmDuplicates,
+      undefined,
+      input.skipDuplicates,
+    );
+    await checkReplacements(this.ctx, rows, uploadId);
+    const submission = this.ctx.gate.begin();
+    let group = await this.record(validated, rows, null, uploadId, submission);
+    if (submission) {
+      // Only flagged rows were confirmed (admit refused the rest): those may go again.
+      const flagged = new Set(duplicates.map((d) => d.rowKey));
+      const confirmed =
+        input.confirmDuplicates === 'all'
+          ? 'all'
+          : new Set(rows.filter((r) => flagged.has(r.key)).map((r) => r.fingerprint));
+      group = await submission.submit(group, this.submitted(validated, rows, confirmed, flagged.size));
+    }
+    return group;
   }
 
   resend(input: ChannelInput<'upload.resend'>): Promise<ChannelResponse<'upload.resend'>> {

@@ -33,6 +33,38 @@ export function* chunkTexts(rows: Iterable<WorkspaceRow>): Generator<{ text: str
   if (pieces.length > 0) yield { text: `[${pieces.join(',')}]`, rows: pieces.length };
 }
 
+/**
+ * The same chunks as chunkTexts, for rows handed over one at a time (a file read in passes): each
+ * full chunk is kept in `full` until taken, so its writer can wait for the disk between two rows.
+ */
+export class ChunkCutter {
+  private pieces: string[] = [];
+  private chars = 0;
+  readonly full: Array<{ text: string; rows: number }> = [];
+
+  add(row: WorkspaceRow): void {
+    const piece = JSON.stringify([row.key, row.rowNumber, row.cells]);
+    if (
+      this.pieces.length > 0 &&
+      (this.pieces.length >= CHUNK_ROWS || this.chars + piece.length > CHUNK_CHARS)
+    )
+      this.cut();
+    this.pieces.push(piece);
+    this.chars += piece.length + 1;
+  }
+
+  /** The last chunk, however small, goes to `full`. */
+  end(): void {
+    if (this.pieces.length > 0) this.cut();
+  }
+
+  private cut(): void {
+    this.full.push({ text: `[${this.pieces.join(',')}]`, rows: this.pieces.length });
+    this.pieces = [];
+    this.chars = 0;
+  }
+}
+
 /** Packed rows one row at a time, keyed 0, 1, 2…, without unpacking all of them at once. */
 export function* rowsOfPacked(packed: PackedRows): Generator<WorkspaceRow> {
   const step = 1024;

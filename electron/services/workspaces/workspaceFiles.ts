@@ -17,7 +17,7 @@ import {
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../storage/atomicFile';
-import { chunkTexts, parseChunk, type ChunkEntry, type LoadedChunk } from './rowChunks';
+import { ChunkCutter, chunkTexts, parseChunk, type ChunkEntry, type LoadedChunk } from './rowChunks';
 
 /**
  * The files of one workspace's folder:
@@ -98,6 +98,41 @@ export async function writeChunks(dir: string, rows: Iterable<WorkspaceRow>): Pr
     entries.push({ file, rows: chunk.rows, bytes: await writeNew(join(dir, file), chunk.text) });
   }
   return entries;
+}
+
+/**
+ * Rows handed over one at a time, written as chunk files as each chunk fills (each fsynced; not yet
+ * named by any manifest): a workspace made from a file read in passes is never whole in memory.
+ * Keys are given in order from 1. `flush` writes the chunks that are full; `finish` the rest.
+ */
+export class ChunkFileWriter {
+  readonly entries: ChunkEntry[] = [];
+  rows = 0;
+  width = 0;
+  text = 0;
+  private readonly cutter = new ChunkCutter();
+
+  constructor(private readonly dir: string) {}
+
+  add(row: { rowNumber: number | null; cells: string[] }): void {
+    this.rows++;
+    this.width = Math.max(this.width, row.cells.length);
+    for (const cell of row.cells) this.text += cell.length;
+    this.cutter.add({ key: this.rows, rowNumber: row.rowNumber, cells: row.cells });
+  }
+
+  async flush(): Promise<void> {
+    for (let chunk = this.cutter.full.shift(); chunk; chunk = this.cutter.full.shift()) {
+      const file = `rows-${randomBytes(8).toString('hex')}.json`;
+      this.entries.push({ file, rows: chunk.rows, bytes: await writeNew(join(this.dir, file), chunk.text) });
+    }
+  }
+
+  async finish(): Promise<ChunkEntry[]> {
+    this.cutter.end();
+    await this.flush();
+    return this.entries;
+  }
 }
 
 /** Chunks read into memory as the workspace's rows are kept between saves. */

@@ -21,6 +21,7 @@ import { HeldWorkspace, type WorkspaceChanges } from './heldWorkspace';
 import { grownBy, sizeOf, textOf, type WorkspaceSize } from './workspaceSize';
 import { ChunkedRows, rowsOfPacked } from './rowChunks';
 import {
+  ChunkFileWriter,
   JOURNAL,
   LEGACY_SNAPSHOT,
   META,
@@ -38,6 +39,12 @@ import {
 } from './workspaceFiles';
 
 /** Told of every new workspace and every edit once it is durable (the audit trail listens). */
+/** Takes a workspace's rows one at a time; `flush` waits until the full chunks are on disk. */
+export interface RowWriter {
+  add(row: { rowNumber: number | null; cells: string[] }): void;
+  flush(): Promise<void>;
+}
+
 export interface WorkspaceObserver {
   created(meta: WorkspaceMeta, imported: { headers: string[]; rows: number; mapping: unknown }): void;
   edited(id: string, version: number, changes: WorkspaceChanges): void;
@@ -139,6 +146,12 @@ export class WorkspaceStore {
     rows?: WorkspaceRow[];
     packedRows?: PackedRows;
     stagedRows?: string;
+    /**
+     * Or the rows handed over one at a time (keys from 1, in order), written as chunks fill: for a
+     * file read in passes, never whole in memory. What it answers completes the source (a totals
+     * row found at the end of the pass).
+     */
+    writeRows?: (writer: RowWriter) => Promise<Partial<WorkspaceSource> | void>;
     mapping: Record<string, unknown> | null;
   }): Promise<WorkspaceCreated> {
     const staged = input.stagedRows === undefined ? null : this.staged;
@@ -161,16 +174,26 @@ export class WorkspaceStore {
     };
     const packed = staged?.rows ?? input.packedRows;
     const rows: Iterable<WorkspaceRow> = packed ? rowsOfPacked(packed) : (input.rows ?? []);
-    const nextKey = packed
+    let nextKey = packed
       ? packed.rowNumbers.length
       : (input.rows ?? []).reduce((max, r) => Math.max(max, r.key + 1), 0);
-    const width = packed
+    let width = packed
       ? packed.width
       : (input.rows ?? []).reduce((most, r) => Math.max(most, r.cells.length), 0);
     const dir = this.dir(id);
     await mkdir(dir, { recursive: true });
+    let streamed: { rows: number; width: number; text: number } | null = null;
     try {
-      const chunks = await writeChunks(dir, rows);
+      let chunks;
+      if (input.writeRows) {
+        const writer = new ChunkFileWriter(dir);
+        const more = await input.writeRows(writer);
+        chunks = await writer.finish();
+        if (more) meta.source = { ...meta.source, ...more };
+        streamed = { rows: writer.rows, width: writer.width, text: writer.text };
+        nextKey = writer.rows + 1;
+        width = writer.width;
+      } else chunks = await writeChunks(dir, rows);
       const head: WorkspaceHead = {
         ...meta,
         headers: input.headers,
@@ -190,13 +213,16 @@ export class WorkspaceStore {
     if (staged) this.dropStaged(staged.id);
     else this.dropStaged();
     this.versions.set(id, 0);
-    this.sizes.set(id, {
-      rows: packed ? packed.rowNumbers.length : (input.rows?.length ?? 0),
-      width,
-      text: packed ? packed.texts.length : textOf(input.rows ?? []),
-    });
+    this.sizes.set(
+      id,
+      streamed ?? {
+        rows: packed ? packed.rowNumbers.length : (input.rows?.length ?? 0),
+        width,
+        text: packed ? packed.texts.length : textOf(input.rows ?? []),
+      },
+    );
     if (this.observer) {
-      const rowCount = packed ? packed.rowNumbers.length : (input.rows?.length ?? 0);
+      const rowCount = streamed?.rows ?? (packed ? packed.rowNumbers.length : (input.rows?.length ?? 0));
       this.observer.created(meta, { headers: input.headers, rows: rowCount, mapping: input.mapping });
       // The grid edits a new workspace at once: read it for the edits' old values now, after this
       // answer has gone, rather than at the first edit (about 0.3 s at 100,000 rows). Not a very
