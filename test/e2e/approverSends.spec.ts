@@ -85,6 +85,8 @@ test('bob approves and sends alice’s upload from his app; hers never sends it 
   await expect(hers.getByTestId('upload-approval')).toContainText('(not from this computer)');
   await expect(hers.getByTestId('intent-state')).toHaveCount(0);
   await expect(hers.getByTestId('upload-state')).toHaveText('Sent by bob');
+  // The line left at submission ("… waits for an approver") no longer shows once it was sent.
+  await expect(page.getByTestId('upload-notice')).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
   const events = await team.cluster.query<{ action: string; actor: string }>(
     "SELECT action, actor FROM desk.approval_event WHERE action = 'send'",

@@ -128,7 +128,10 @@ export function UploadDialog({
     if (result.value.problems.length) setError(result.value.problems.join(' '));
     leaveUploadNotice(
       result.value.upload.state === 'waiting-approval'
-        ? `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`
+        ? {
+            text: `Submitted for approval: “${result.value.upload.workspaceName}” waits for an approver. Nothing is sent to the giving service until it is approved; this page shows their decision as soon as it is made.`,
+            uploadId: result.value.uploadId,
+          }
         : null,
     );
     onSent(result.value.uploadId);

@@ -29,7 +29,7 @@ import {
 } from './intentWords';
 import { RefusedRows } from './RefusedRows';
 import { MaintenanceNotice } from './MaintenanceNotices';
-import { takeUploadNotice } from './uploadNotice';
+import { noticeStillHolds, takeUploadNotice } from './uploadNotice';
 import { environmentLabels, type EnvironmentId } from '../../../../shared/contract/environment';
 import { copyText } from '../../components/copyText';
 import { ScrollRegion } from '../../components/ScrollRegion';
@@ -243,9 +243,9 @@ export default function UploadsPage() {
         when one finishes.
       </Typography>
       <MaintenanceNotice />
-      {notice && (
+      {notice && noticeStillHolds(notice, uploads) && (
         <Alert severity="success" role="status" data-testid="upload-notice">
-          {notice}
+          {notice.text}
         </Alert>
       )}
       {error && (
