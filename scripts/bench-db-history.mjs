@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { rawText } from './esbuildRawText.mjs';
+import { cliRunner } from './benchCli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -60,11 +61,7 @@ await build({
   define: { 'import.meta.url': 'importMetaUrl' },
   banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-const peak = join(work, 'peak.cjs');
-writeFileSync(
-  peak,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(u.maxRSS / 1024)} CPU_S ${((u.userCPUTime + u.systemCPUTime) / 1e6).toFixed(1)}\\n`); });",
-);
+const runCli = cliRunner(work);
 const nodeEnv = { ...process.env, NODE_PATH: join(root, 'node_modules') };
 
 function task(name, ...args) {
@@ -182,33 +179,13 @@ const appEnv = {
 };
 
 function cli(dataDir, args) {
-  const started = performance.now();
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--require',
-      peak,
-      join(root, 'out', 'cli', 'index.cjs'),
-      '--data-dir',
-      dataDir,
-      '--env',
-      ENVIRONMENT,
-      ...args,
-    ],
-    {
-      encoding: 'utf8',
-      env: appEnv,
-      maxBuffer: 1 << 30,
-      timeout: 30 * 60_000,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
-  const cpu = Number(/CPU_S ([\d.]+)/.exec(result.stderr)?.[1] ?? NaN);
-  const failure = [0, 1].includes(result.status)
-    ? null
-    : (result.stderr.split('\n').find((l) => l.trim()) ?? `exit ${result.status}`);
+  const { seconds, peakMb, cpu, failure } = runCli({
+    dataDir,
+    environment: ENVIRONMENT,
+    args,
+    env: appEnv,
+    keepStdout: false,
+  });
   return { seconds, peakMb, cpu, ...(failure ? { failure } : {}) };
 }
 

@@ -15,12 +15,13 @@
 // Usage: node scripts/bench-db.mjs [--donations N] [--bulks B] [--metadata PAIRSxCHARS] [--runs R] [--keep] [--only refresh,firstPage,…]
 //          [--against REF]   (after `npm run build`)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { rawText } from './esbuildRawText.mjs';
+import { cliRunner } from './benchCli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -74,12 +75,7 @@ if (before) {
   execFileSync('tar', ['-x', '-C', source], { input: archive });
   await bundle(source, before.tasks);
 }
-// Prints the process's peak resident memory as it exits (for the CLI, which does not print it).
-const peak = join(work, 'peak.cjs');
-writeFileSync(
-  peak,
-  "process.on('exit', () => require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(process.resourceUsage().maxRSS / 1024)}\\n`));",
-);
+const runCli = cliRunner(work);
 const env = { ...process.env, NODE_PATH: join(root, 'node_modules') };
 
 function task(name, ...args) {
@@ -98,27 +94,8 @@ function taskIn(bundleFile, folder, name, ...args) {
 }
 
 function cli(args) {
-  const started = performance.now();
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--require',
-      peak,
-      join(root, 'out', 'cli', 'index.cjs'),
-      '--data-dir',
-      dataDir,
-      '--env',
-      'offline',
-      ...args,
-    ],
-    { encoding: 'utf8', env, maxBuffer: 1 << 30, timeout: 30 * 60_000 },
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
-  const failure = [0, 1].includes(result.status)
-    ? null
-    : (result.stderr.split('\n').find((l) => l.trim()) ?? `exit ${result.status}`);
-  return { seconds, peakMb, exit: result.status, ...(failure ? { failure } : {}) };
+  const { seconds, peakMb, exit, failure } = runCli({ dataDir, environment: 'offline', args, env });
+  return { seconds, peakMb, exit, ...(failure ? { failure } : {}) };
 }
 
 const median = (values) => {

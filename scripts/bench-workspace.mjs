@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { rawText } from './esbuildRawText.mjs';
+import { cliRunner } from './benchCli.mjs';
 
 const args = process.argv.slice(2);
 const runs = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3) || 3;
@@ -133,41 +134,19 @@ try {
         },
       }),
     );
-    const peak = join(work, 'peak.cjs');
-    writeFileSync(
-      peak,
-      "process.on('exit', () => require('node:fs').writeSync(2, `\\nPEAK_RSS_MB ${Math.round(process.resourceUsage().maxRSS / 1024)}\\n`));",
-    );
+    const runCli = cliRunner(work);
     const results = [];
     for (let run = 0; run < runs; run++) {
       const dataDir = join(work, `upload-${run}`);
-      const started = performance.now();
-      const result = spawnSync(
-        process.execPath,
-        [
-          '--require',
-          peak,
-          join(root, 'out', 'cli', 'index.cjs'),
-          '--data-dir',
-          dataDir,
-          '--env',
-          'offline',
-          'upload',
-          csv,
-          '--mapping',
-          mapping,
-          '--skip-invalid',
-          '--json',
-        ],
-        { encoding: 'utf8', env, maxBuffer: 1 << 28, timeout: 30 * 60_000 },
-      );
-      const seconds = (performance.now() - started) / 1000;
-      const peakMb = Number(/PEAK_RSS_MB (\d+)/.exec(result.stderr)?.[1] ?? NaN);
-      const failure =
-        result.status === 0
-          ? null
-          : (result.stderr.split('\n').find((l) => l.trim()) ?? `exit ${result.status}`);
-      results.push({ seconds, peakMb, exit: result.status, failure });
+      const { seconds, peakMb, exit, failure } = runCli({
+        dataDir,
+        environment: 'offline',
+        args: ['upload', csv, '--mapping', mapping, '--skip-invalid', '--json'],
+        env,
+        okExits: [0],
+        maxBuffer: 1 << 28,
+      });
+      results.push({ seconds, peakMb, exit, failure });
       rmSync(dataDir, { recursive: true, force: true });
     }
     console.log(

@@ -9,6 +9,7 @@ import {
   sendAndProcess,
   reconcileLater,
 } from './fixtures';
+import type { BridgeProcess } from './bridgeProcess';
 
 /** How many of the grid's data rows lie wholly inside the window (below the app bar). */
 async function rowsInView(page: Page): Promise<number> {
@@ -28,14 +29,23 @@ async function inView(page: Page, locator: Locator): Promise<boolean> {
   return !!box && box.y >= 64 && box.y + box.height <= height;
 }
 
+/** The sample opened and checked in a window of `size`. */
+async function openCheckedSample(
+  page: Page,
+  bridge: BridgeProcess,
+  size: { width: number; height: number },
+): Promise<void> {
+  await page.setViewportSize(size);
+  await openApp(page, bridge, 'prepare');
+  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
+  await page.getByRole('button', { name: 'Check every row' }).click();
+}
+
 test('at 1280×720 a checked workspace shows ten rows, its figures, tools and the line under the grid at once', async ({
   page,
   bridge,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await openApp(page, bridge, 'prepare');
-  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
-  await page.getByRole('button', { name: 'Check every row' }).click();
+  await openCheckedSample(page, bridge, { width: 1280, height: 720 });
   await expect(page.getByTestId('summary-rows')).toHaveText('39');
   await expect.poll(() => rowsInView(page)).toBeGreaterThanOrEqual(10);
   await expect.poll(() => inView(page, page.getByTestId('grid-status'))).toBe(true);
@@ -50,10 +60,7 @@ test('F8 brings the cell and the line explaining it into view, also far down the
   page,
   bridge,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openApp(page, bridge, 'prepare');
-  await page.getByRole('button', { name: 'Open the sample spreadsheet' }).click();
-  await page.getByRole('button', { name: 'Check every row' }).click();
+  await openCheckedSample(page, bridge, { width: 1440, height: 900 });
   await expect(page.getByTestId('summary-invalid')).toHaveText('3');
   // Scroll the page back up, as a person reading the figures would, then go through the errors.
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { test as base, type Page } from '@playwright/test';
-import { startEmulator, type RunningEmulator } from '../../emulator/server';
-import { startTeamCluster, type TeamCluster, type TeamLogin } from '../support/teamCluster';
-import { expect, openApp, seriousViolations, sendAndProcess } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
+import { expect, seriousViolations, sendAndProcess } from './fixtures';
+import { oneServiceTeam } from './oneServiceTeam';
+import type { BridgeProcess } from './bridgeProcess';
 
 /*
  * One ledger for the team, in the browser: alice sends the month from her laptop's app, dave opens
@@ -16,61 +14,8 @@ import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProc
 
 const SCREENSHOTS = process.env.DESK_SCREENSHOTS === '1';
 
-let cluster: TeamCluster;
-let emu: RunningEmulator;
-
-const test = base.extend<{ aliceApp: BridgeProcess; daveApp: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  aliceApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf('alice'));
-    await use(app);
-    await app.stop();
-  },
-  // eslint-disable-next-line no-empty-pattern
-  daveApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf('dave'));
-    await use(app);
-    await app.stop();
-  },
-});
-
-function envOf(who: TeamLogin): Record<string, string> {
-  return {
-    DONATION_DESK_SANDBOX_BASE_URL: emu.apiBaseUrl,
-    DONATION_DESK_SANDBOX_TOKEN_URL: emu.tokenUrl,
-    DONATION_DESK_CLIENT_ID: emu.clientId,
-    DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-    DONATION_DESK_POLL_MIN_MS: '500',
-    DONATION_DESK_POLL_MAX_MS: '2000',
-    DONATION_DESK_DATABASE_URL: cluster.urlOf(who),
-  };
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startTeamCluster();
-  // Ten minutes of the service's life per second: an upload is processed in a few seconds.
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 600, quiet: true });
-  // Uploads go out at once: this is not about approvals.
-  await cluster.query("UPDATE desk.team_rule SET approval = 'never'");
-});
-
-test.afterAll(async () => {
-  await emu?.close();
-  await cluster?.stop();
-});
-
-/** Opens the app on the Sandbox environment (the shared service) in `area`. */
-async function openOnSandbox(page: Page, app: BridgeProcess, area: string): Promise<void> {
-  await openApp(page, app, area);
-  const saved = await fetch(`${app.origin}/api/call/settings.save`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-desk-secret': app.secret },
-    body: JSON.stringify({ environment: 'sandbox' }),
-  });
-  expect(saved.ok).toBe(true);
-  await page.reload();
-}
+const team = oneServiceTeam();
+const { test, openOnSandbox } = team;
 
 test('dave’s Reconcile shows the upload alice sent from her computer, tied out, in the same report', async ({
   page,
@@ -79,7 +24,7 @@ test('dave’s Reconcile shows the upload alice sent from her computer, tied out
   daveApp,
 }) => {
   test.setTimeout(180_000);
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
+  const info = (await (await fetch(`${team.emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }>; causesNotInGoodStanding: string[] };
   };
   const [good1, good2] = info.samples.causesInGoodStanding;
@@ -100,7 +45,7 @@ test('dave’s Reconcile shows the upload alice sent from her computer, tied out
   await alice.getByRole('button', { name: 'Check every row' }).click();
   await sendAndProcess(alice);
   // Ten hours of the service's life: every donation paid, or declined.
-  await fetch(`${emu.apiBaseUrl}/_emulator/clock`, {
+  await fetch(`${team.emu.apiBaseUrl}/_emulator/clock`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ advanceSeconds: 10 * 3600 }),

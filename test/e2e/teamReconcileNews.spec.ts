@@ -1,8 +1,5 @@
-import { test as base, type Page } from '@playwright/test';
-import { startEmulator, type RunningEmulator } from '../../emulator/server';
-import { startTeamCluster, type TeamCluster, type TeamLogin } from '../support/teamCluster';
-import { expect, openApp, sendAndProcess } from './fixtures';
-import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProcess';
+import { expect, sendAndProcess } from './fixtures';
+import { oneServiceTeam } from './oneServiceTeam';
 
 /*
  * Reconcile hears the team's news: dave has Reconcile open in his app when alice sends an upload
@@ -11,63 +8,11 @@ import { newDataDir, startBridgeProcess, type BridgeProcess } from './bridgeProc
  * refresh and approvals check are an hour apart here, so nothing else could have brought them.
  */
 
-let cluster: TeamCluster;
-let emu: RunningEmulator;
-
-const test = base.extend<{ aliceApp: BridgeProcess; daveApp: BridgeProcess }>({
-  // eslint-disable-next-line no-empty-pattern
-  aliceApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf('alice'));
-    await use(app);
-    await app.stop();
-  },
-  // eslint-disable-next-line no-empty-pattern
-  daveApp: async ({}, use) => {
-    const app = await startBridgeProcess(await newDataDir(), envOf('dave'));
-    await use(app);
-    await app.stop();
-  },
+const team = oneServiceTeam({
+  DONATION_DESK_RECONCILE_POLL_MS: '3600000',
+  DONATION_DESK_APPROVALS_POLL_MS: '3600000',
 });
-
-function envOf(who: TeamLogin): Record<string, string> {
-  return {
-    DONATION_DESK_SANDBOX_BASE_URL: emu.apiBaseUrl,
-    DONATION_DESK_SANDBOX_TOKEN_URL: emu.tokenUrl,
-    DONATION_DESK_CLIENT_ID: emu.clientId,
-    DONATION_DESK_CLIENT_SECRET: emu.clientSecret,
-    DONATION_DESK_POLL_MIN_MS: '500',
-    DONATION_DESK_POLL_MAX_MS: '2000',
-    DONATION_DESK_RECONCILE_POLL_MS: '3600000',
-    DONATION_DESK_APPROVALS_POLL_MS: '3600000',
-    DONATION_DESK_DATABASE_URL: cluster.urlOf(who),
-  };
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  cluster = await startTeamCluster();
-  // Ten minutes of the service's life per second: an upload is processed in a few seconds.
-  emu = await startEmulator({ port: 0, uploadPort: 0, timeScale: 600, quiet: true });
-  // Uploads go out at once: this is not about approvals.
-  await cluster.query("UPDATE desk.team_rule SET approval = 'never'");
-});
-
-test.afterAll(async () => {
-  await emu?.close();
-  await cluster?.stop();
-});
-
-/** Opens the app on the Sandbox environment (the shared service) in `area`. */
-async function openOnSandbox(page: Page, app: BridgeProcess, area: string): Promise<void> {
-  await openApp(page, app, area);
-  const saved = await fetch(`${app.origin}/api/call/settings.save`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-desk-secret': app.secret },
-    body: JSON.stringify({ environment: 'sandbox' }),
-  });
-  expect(saved.ok).toBe(true);
-  await page.reload();
-}
+const { test, openOnSandbox } = team;
 
 test('dave’s open Reconcile lists the upload alice just sent, without a press', async ({
   page,
@@ -76,7 +21,7 @@ test('dave’s open Reconcile lists the upload alice just sent, without a press'
   daveApp,
 }) => {
   test.setTimeout(180_000);
-  const info = (await (await fetch(`${emu.apiBaseUrl}/_emulator/info`)).json()) as {
+  const info = (await (await fetch(`${team.emu.apiBaseUrl}/_emulator/info`)).json()) as {
     samples: { causesInGoodStanding: Array<{ id: string }> };
   };
   const [good1, good2] = info.samples.causesInGoodStanding;

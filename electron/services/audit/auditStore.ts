@@ -1,7 +1,7 @@
 import type { DeskDatabase } from '../db/deskDatabase';
 import type { AuditEntry, AuditFilter, TrailCheck } from '../../../shared/contract/auditChannels';
 import { DeskFailure } from '../../../shared/result';
-import { entryHash } from './auditChain';
+import { entryHash, type ChainRow } from './auditChain';
 import { sealOlderEntries, verifyFolderTrail } from './auditSeal';
 
 /** What is written for one entry; `seq` and nothing else is chosen by the database. */
@@ -17,19 +17,8 @@ export interface NewAuditEntry {
   details: Record<string, unknown>;
 }
 
-/** A row of the audit table as SQLite gives it (details as JSON text). */
-export interface AuditRow {
-  seq: number;
-  at: string;
-  person: string;
-  computer: string;
-  environment: string;
-  action: string;
-  workspace_id: string | null;
-  upload_id: string | null;
-  donation_id: string | null;
-  details: string;
-}
+/** A row of the audit table as SQLite gives it (details as JSON text): what the chain covers. */
+export type AuditRow = ChainRow;
 
 const INSERT = `INSERT INTO audit (seq, at, person, computer, environment, action, workspace_id, upload_id, donation_id, details, hash)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;

@@ -1,17 +1,31 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Writes a whole file so that a crash leaves either the old or the new content, never a mix. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await writeFileAtomicWith(path, (handle) => handle.writeFile(data));
+}
+
+/**
+ * The same, for content written in pieces (`write` gets the open temporary file): the file appears
+ * at `path` whole and synced, or not at all; a failed write leaves no temporary file behind.
+ */
+export async function writeFileAtomicWith(
+  path: string,
+  write: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(data);
+    await write(handle);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw e;
   }
+  await handle.close();
   try {
     await rename(temp, path);
   } catch (e) {

@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { DonationAttributes } from '../../../shared/donation';
 import { serializeBulkFile } from '../../../shared/bulk-file/serializeBulkFile';
+import { writeFileAtomicWith } from '../storage/atomicFile';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -98,46 +97,17 @@ export async function gzipBulkFileTo(
       }
     })(),
   );
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'w');
-  try {
-    await pipeline(source, createGzip({ level: 6 }), async (compressed: AsyncIterable<Buffer>) => {
+  await writeFileAtomicWith(path, (handle) =>
+    pipeline(source, createGzip({ level: 6 }), async (compressed: AsyncIterable<Buffer>) => {
       for await (const chunk of compressed) {
         hash.update(chunk);
         bytes += chunk.length;
         await handle.write(chunk);
       }
-    });
-    await handle.sync();
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
-    throw e;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
-  }
-  await syncDirectory(dirname(path));
+    }),
+  );
   onProgress?.(total, total);
   return { sha256: hash.digest('hex'), bytes, jsonChars };
-}
-
-/** Makes a rename durable; not possible (nor needed) on Windows. */
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r').catch(() => null);
-  if (!handle) return;
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on directories; the rename is still atomic.
-  } finally {
-    await handle.close();
-  }
 }
 
 /** sha256 (hex) and size of a file on disk, read a piece at a time. */

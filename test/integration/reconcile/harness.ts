@@ -8,6 +8,7 @@ import {
   type ChannelInput,
   type ChannelName,
   type ChannelResponse,
+  type EventName,
 } from '../../../shared/contract';
 import { DeskFailure } from '../../../shared/result';
 
@@ -79,9 +80,13 @@ export async function openDesk(
       ...(options.custom ? { overrides: { baseUrl: s.emu.apiBaseUrl, tokenUrl: s.emu.tokenUrl } } : {}),
     },
   );
+  return deskOf(runtime);
+}
+
+/** A started desk called through dispatch, as the renderer calls: both sides checked against the contract. */
+export function deskOf(runtime: DeskRuntime): Desk {
   return {
     runtime,
-    // Through dispatch, as the renderer calls: both sides are checked against the contract.
     call: async (channel, input) => {
       const result = await dispatch(runtime.services, channel, input, { transport: 'test' }, (_c, e) => {
         throw e instanceof Error ? e : new Error(JSON.stringify(e));
@@ -90,6 +95,16 @@ export async function openDesk(
       return result.value as ChannelResponse<typeof channel>;
     },
   };
+}
+
+/** Every event the desk sends to its windows, in order. */
+export type Heard = Array<{ name: EventName; payload: unknown }>;
+
+/** The same, also keeping every event it sends to its windows. */
+export function listeningDeskOf(runtime: DeskRuntime): Desk & { heard: Heard } {
+  const heard: Heard = [];
+  runtime.events.subscribe((name, payload) => heard.push({ name, payload }));
+  return { ...deskOf(runtime), heard };
 }
 
 export const HEADERS = ['Charity ID', 'Amount', 'Currency', 'Employee'];

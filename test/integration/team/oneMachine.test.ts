@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesk } from '../../../electron/services';
-import { dispatch, type EventName } from '../../../shared/contract';
 import type { MonthReport } from '../../../shared/contract/reconcileChannels';
-import { DeskFailure } from '../../../shared/result';
 import { startPgCluster, type PgCluster } from '../../support/pgCluster';
 import { runCliProcess } from '../cliProcess';
-import { giftsWorkspace, type Desk } from '../reconcile/harness';
+import { giftsWorkspace, listeningDeskOf, type Desk, type Heard } from '../reconcile/harness';
 import { startTeamComputers, type TeamComputers } from './teamComputers';
 
 /*
@@ -34,7 +32,7 @@ const MONTH = new Date().toISOString().slice(0, 7);
 
 let t: TeamComputers<PgCluster>;
 let port: string;
-const apps = new Map<Person, Desk & { heard: Array<{ name: EventName; payload: unknown }> }>();
+const apps = new Map<Person, Desk & { heard: Heard }>();
 
 const dataFolder = (who: Person) => t.folder(`desk-${who}`);
 /** As in the guide: postgres://alice@127.0.0.1:5432/desk, the password typed in its own field. */
@@ -56,19 +54,7 @@ async function openApp(who: Person) {
       DONATION_DESK_RECONCILE_POLL_MS: '3600000',
     },
   });
-  const heard: Array<{ name: EventName; payload: unknown }> = [];
-  runtime.events.subscribe((name, payload) => heard.push({ name, payload }));
-  const app = {
-    runtime,
-    heard,
-    call: (async (channel, input) => {
-      const result = await dispatch(runtime.services, channel, input, { transport: 'test' }, (_c, e) => {
-        throw e instanceof Error ? e : new Error(JSON.stringify(e));
-      });
-      if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
-      return result.value;
-    }) as Desk['call'],
-  };
+  const app = listeningDeskOf(runtime);
   apps.set(who, app);
   return app;
 }

@@ -5,10 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesk } from '../../../electron/services';
 import { closeDatabase } from '../../../electron/services/db/deskDatabase';
 import { PgTeamDatabase } from '../../../electron/services/team/teamDatabase';
-import { dispatch, type EventName } from '../../../shared/contract';
-import { DeskFailure } from '../../../shared/result';
 import { startTeamCluster, type TeamCluster, type TeamLogin } from '../../support/teamCluster';
-import { giftsWorkspace, startSandbox, type Desk, type Sandbox } from '../reconcile/harness';
+import {
+  giftsWorkspace,
+  listeningDeskOf,
+  startSandbox,
+  type Desk,
+  type Heard,
+  type Sandbox,
+} from '../reconcile/harness';
 
 /*
  * Two apps (not the command line) on one team database, with every poll an hour apart: alice's
@@ -19,7 +24,7 @@ import { giftsWorkspace, startSandbox, type Desk, type Sandbox } from '../reconc
 let s: Sandbox;
 let team: TeamCluster;
 let bobDir: string;
-const apps: Array<Desk & { heard: Array<{ name: EventName; payload: unknown }> }> = [];
+const apps: Array<Desk & { heard: Heard }> = [];
 
 async function openApp(login: TeamLogin, dataDir: string) {
   const runtime = await startDesk(
@@ -42,19 +47,7 @@ async function openApp(login: TeamLogin, dataDir: string) {
     },
     { overrides: { baseUrl: s.emu.apiBaseUrl, tokenUrl: s.emu.tokenUrl } },
   );
-  const heard: Array<{ name: EventName; payload: unknown }> = [];
-  runtime.events.subscribe((name, payload) => heard.push({ name, payload }));
-  const app = {
-    runtime,
-    heard,
-    call: (async (channel, input) => {
-      const result = await dispatch(runtime.services, channel, input, { transport: 'test' }, (_c, e) => {
-        throw e instanceof Error ? e : new Error(JSON.stringify(e));
-      });
-      if (!result.ok) throw new DeskFailure(result.error.code, result.error.message, result.error.details);
-      return result.value;
-    }) as Desk['call'],
-  };
+  const app = listeningDeskOf(runtime);
   apps.push(app);
   return app;
 }
