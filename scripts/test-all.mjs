@@ -80,8 +80,31 @@ step('e2e', npx, ['playwright', 'test'], () => {
   };
 });
 
+// The names of the tests that failed, last, so that the tail of a long log says which ones.
+function failedNames() {
+  const names = [];
+  const unit = readJson('test-results/unit.json');
+  for (const file of unit?.testResults ?? [])
+    for (const t of file.assertionResults ?? [])
+      if (t.status === 'failed')
+        names.push(
+          `unit: ${file.name.replace(process.cwd() + '/', '')} › ${t.fullName}\n    ${(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`,
+        );
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky')
+          names.push(`e2e: ${file} › ${spec.title} (${test.status})`);
+    for (const inner of suite.suites ?? []) walk(inner, file);
+  };
+  const e2e = readJson('test-results/e2e.json');
+  for (const suite of e2e?.suites ?? []) walk(suite, suite.file ?? suite.title);
+  return names;
+}
+
 if (!existsSync('out/renderer/index.html') && (!only.length || only.includes('build')))
   failures.push('build output');
+if (failed) for (const name of failedNames()) console.log(`✗ ${name}`);
 console.log(`\n${failures.length ? `Failed: ${failures.join(', ')}` : 'Every suite passed.'}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed || failures.length ? 1 : 0);

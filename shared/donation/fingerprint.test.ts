@@ -47,12 +47,9 @@ describe('fingerprintDonation', () => {
     expect(fingerprintDonation(a)).not.toBe(fingerprintDonation(b));
   });
 
-  it('is fast enough for 100k rows', () => {
+  it('gives 100k rows differing only in metadata 100k fingerprints (its speed is in npm run bench)', () => {
     const rows = Array.from({ length: 100_000 }, (_, i) => validDonation({ metadata: { n: String(i) } }));
-    const start = performance.now();
     const seen = new Set(rows.map((r) => fingerprintDonation(r)));
-    const ms = performance.now() - start;
-    console.log(`fingerprintDonation: 100k rows in ${Math.round(ms)} ms`);
     expect(seen.size).toBe(100_000);
   });
 });

@@ -49,36 +49,15 @@ describe('validateDonation: every rule', () => {
     ]);
   });
 
-  it('is fast: 100k rows in less time than JSON.stringify takes for them', () => {
-    // Absolute rates swing with machine load, so the check is relative to the engine's native
-    // JSON.stringify of the same rows (best of three each); the printed rate is the measurement.
+  it('finds nothing wrong in 100k valid rows (its speed is measured by npm run bench)', () => {
     const rows = Array.from({ length: 100_000 }, (_, i) =>
       validDonation({
         metadata: { 'Employee ID': `E-${i}`, Department: 'Finance', ddRef: `ab12cd:${i + 2}` },
       }),
     );
-    const best = (run: () => void): number => {
-      let min = Number.POSITIVE_INFINITY;
-      for (let k = 0; k < 3; k++) {
-        const start = performance.now();
-        run();
-        min = Math.min(min, performance.now() - start);
-      }
-      return min;
-    };
     let errors = 0;
-    const validateMs = best(() => {
-      for (const row of rows) errors += validateDonation(row).length;
-    });
-    const stringifyMs = best(() => {
-      for (const row of rows) JSON.stringify(row);
-    });
-    console.log(
-      `validateDonation: ${Math.round(rows.length / (validateMs / 1000)).toLocaleString('en-US')} rows/s ` +
-        `(${validateMs.toFixed(0)} ms; JSON.stringify ${stringifyMs.toFixed(0)} ms)`,
-    );
+    for (const row of rows) errors += validateDonation(row).length;
     expect(errors).toBe(0);
-    expect(validateMs).toBeLessThan(stringifyMs * 1.5);
   });
 });
 

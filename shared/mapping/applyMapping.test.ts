@@ -192,14 +192,11 @@ describe('applyMapping', () => {
     ]);
   });
 
-  it('maps 100k rows quickly with a compiled mapping', () => {
+  it('maps 100k rows with a compiled mapping (its speed is in npm run bench)', () => {
     const compiled = compileMapping(headers, template);
     const rows = Array.from({ length: 100_000 }, (_, i) => row({ 8: i, 1: `${(i % 500) + 1}.25` }));
-    const start = performance.now();
     let valid = 0;
     for (const r of rows) if (applyMapping(headers, r, compiled).ok) valid++;
-    const ms = performance.now() - start;
-    console.log(`applyMapping: 100k rows in ${Math.round(ms)} ms`);
     expect(valid).toBe(100_000);
   });
 });

@@ -150,7 +150,8 @@ describe('DeskDatabase', () => {
     reader.prepare('SELECT count(*) FROM imported').get();
     const started = performance.now();
     expect(db.truncateWal()).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Far below the 15 s a wait would take, whatever the machine's load.
+    expect(performance.now() - started).toBeLessThan(7_500);
     reader.exec('COMMIT');
     reader.close();
     expect(db.truncateWal()).toBe(true);
