@@ -1,9 +1,26 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import {
+  SHEETJS_READER_FILE,
+  SHEETJS_READER_SOURCE,
+} from './electron/services/spreadsheet/sheetJSReaderSource';
+
+/**
+ * Writes the spreadsheet reader's program beside main's bundle: the desktop app starts it as an
+ * Electron utility process, which runs a file (electron/main/readerProcess.ts).
+ */
+const sheetJSReaderFile: Plugin = {
+  name: 'desk-sheetjs-reader-file',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: SHEETJS_READER_FILE, source: SHEETJS_READER_SOURCE });
+  },
+};
 
 export default defineConfig({
   main: {
+    plugins: [sheetJSReaderFile],
     build: {
       outDir: 'out/main',
       // Bundle every dependency into main: electron-store and conf are ESM-only and cannot be

@@ -270,8 +270,27 @@ const SMOKE_HARNESS = String.raw`
 const Module = require('node:module');
 const { EventEmitter } = require('node:events');
 const { pathToFileURL } = require('node:url');
-const [appRoot, dataDir] = process.argv.slice(2);
+const [appRoot, dataDir, xlsFile, parentPortShim] = process.argv.slice(2);
 const handlers = new Map();
+// Electron's utility process, stood in for by a Node child given process.parentPort as Electron
+// documents it (a 'message' event carrying { data }, postMessage): the shipped reading program runs
+// as it would in the app, from resources/, with SheetJS from resources/node_modules.
+const forks = [];
+const utilityProcess = {
+  fork(file, args, options) {
+    forks.push({ file, execArgv: options.execArgv, serviceName: options.serviceName });
+    const child = require('node:child_process').fork(file, args, {
+      execArgv: [...(options.execArgv || []), '--require', parentPortShim],
+      env: options.env, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    const proc = new EventEmitter();
+    child.on('message', (m) => proc.emit('message', m));
+    child.on('exit', (code) => proc.emit('exit', code));
+    proc.postMessage = (m) => child.send(m);
+    proc.kill = () => child.kill();
+    return proc;
+  },
+};
 const exposed = new Map();
 const app = new EventEmitter();
 let window = null;
@@ -295,7 +314,7 @@ Object.assign(app, {
   quit() { app.emit('quit-called'); }, exit(code) { console.error('app.exit(' + code + ')'); process.exit(3); },
 });
 const electron = {
-  app, BrowserWindow,
+  app, BrowserWindow, utilityProcess,
   dialog: { showErrorBox: (title, message) => console.error(title + ': ' + message) },
   ipcMain: { handle: (channel, handler) => handlers.set(channel, handler), removeHandler: (c) => handlers.delete(c), on() {} },
   session: { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {}, webRequest: { onHeadersReceived() {} } } },
@@ -319,7 +338,12 @@ require(appRoot + '/out/preload/index.cjs');
   const own = { sender: contents, senderFrame: contents && contents.mainFrame };
   const info = handlers.has('app.info') ? await handlers.get('app.info')(own, {}) : null;
   const foreign = handlers.has('app.info') ? await handlers.get('app.info')({ sender: {}, senderFrame: own.senderFrame }, {}) : null;
+  const xls = require('node:fs').readFileSync(xlsFile);
+  const read = handlers.has('spreadsheet.readWithSheetJS')
+    ? await handlers.get('spreadsheet.readWithSheetJS')(own, { bytes: new Uint8Array(xls) })
+    : null;
   const report = {
+    sheetJS: read && { ok: read.ok, sheetNames: read.value && read.value.sheetNames, cells: read.value && read.value.cells, error: read.error, forks },
     windows: window ? 1 : 0,
     webPreferences: window ? window.options.webPreferences : null,
     handlers: [...handlers.keys()],
@@ -342,13 +366,36 @@ if (existsSync(resourcesModules)) cpSync(resourcesModules, join(work, 'node_modu
 const smokeData = join(work, 'data');
 mkdirSync(smokeData);
 writeFileSync(join(work, 'smoke.cjs'), SMOKE_HARNESS);
+// The reading program sits beside app.asar, as resources/sheetJSReader.cjs.
+const shippedReader = join(appDir, 'resources', 'sheetJSReader.cjs');
+if (existsSync(shippedReader)) cpSync(shippedReader, join(extracted, 'sheetJSReader.cjs'));
+// A small .xls for the packed main to read through its reading process.
+const XLSX = createRequire(import.meta.url)('xlsx');
+const book = XLSX.utils.book_new();
+XLSX.utils.book_append_sheet(
+  book,
+  XLSX.utils.aoa_to_sheet([
+    ['Name', 'Amount'],
+    ['Ann', 25.5],
+  ]),
+  'Gifts',
+);
+writeFileSync(join(work, 'book.xls'), XLSX.write(book, { type: 'buffer', bookType: 'biff8' }));
+writeFileSync(
+  join(work, 'parentPort.cjs'),
+  "const { EventEmitter } = require('node:events'); const port = new EventEmitter(); port.postMessage = (m) => process.send(m); process.on('message', (data) => port.emit('message', { data })); process.parentPort = port;",
+);
 // An empty NODE_PATH and a cwd outside the project, so nothing can be found in the project's node_modules.
-const smoke = spawnSync(process.execPath, [join(work, 'smoke.cjs'), extracted, smokeData], {
-  cwd: work,
-  encoding: 'utf8',
-  timeout: 30_000,
-  env: { ...process.env, NODE_PATH: '', DONATION_DESK_HOME: smokeData },
-});
+const smoke = spawnSync(
+  process.execPath,
+  [join(work, 'smoke.cjs'), extracted, smokeData, join(work, 'book.xls'), join(work, 'parentPort.cjs')],
+  {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, NODE_PATH: '', DONATION_DESK_HOME: smokeData },
+  },
+);
 let report = null;
 try {
   report = JSON.parse(smoke.stdout.trim().split('\n').pop() ?? '');
@@ -377,6 +424,16 @@ if (check('main starts and quits cleanly', smoke.status === 0 && report, `exit $
     report.appInfo?.ok === true && report.appInfo.value?.mode === 'electron',
   );
   check('a foreign sender is refused', report.foreign?.error?.code === 'FORBIDDEN_SENDER');
+  const fork = report.sheetJS?.forks?.[0];
+  check(
+    'an .xls is read in a utility process running resources/sheetJSReader.cjs, with a heap limit',
+    report.sheetJS?.ok === true &&
+      report.sheetJS.sheetNames?.join() === 'Gifts' &&
+      JSON.stringify(report.sheetJS.cells).includes('Ann') &&
+      fork?.file === join(extracted, 'sheetJSReader.cjs') &&
+      fork.execArgv?.some((a) => a.startsWith('--max-old-space-size=')),
+    JSON.stringify(report.sheetJS ?? null).slice(0, 300),
+  );
 } else {
   console.log((smoke.stderr || smoke.stdout).split('\n').slice(-15).join('\n'));
 }

@@ -78,7 +78,7 @@ export function runDesktopApp(mainDir: string): void {
 
   const start = async () => {
     applySessionSecurity(session.defaultSession);
-    const platform = createElectronPlatform({ dataDir, programUrl });
+    const platform = createElectronPlatform({ dataDir, programUrl, mainDir });
     runtime = await startDesk(platform, { settingsStore: openElectronSettingsStore(dataDir) });
     // Handlers first, so the page can call as soon as it loads.
     registerIpcHandlers(

@@ -268,7 +268,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     },
     ...sandboxClockHandlers(settings, environments, options.fetchImpl),
     ...calendarHandlers(announcedMaintenance, environments, events),
-    ...sheetJSHandlers(),
+    ...sheetJSHandlers(process.env, platform.launchReaderProcess),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(

@@ -1,4 +1,5 @@
 import type { DeskIdentity } from './identity';
+import type { LaunchReaderProcess } from './readerProcess';
 
 /**
  * What only the host (Electron, the local bridge, the CLI) can provide. Services receive it at
@@ -36,6 +37,11 @@ export interface PlatformAdapter {
    * Absent where the host has no such dialog (browser mode, CLI): a file in the data folder is used.
    */
   chooseSaveFile?(options: { title: string; defaultName: string; extension: string }): Promise<string | null>;
+  /**
+   * Starts the separate process that reads .xls and .ods files. The desktop app must use an Electron
+   * utility process (its fuses forbid running its own binary as Node); absent: a Node child process.
+   */
+  launchReaderProcess?: LaunchReaderProcess;
   /** Environment variables to read credentials from (defaults to none). */
   env?: Record<string, string | undefined>;
 }
