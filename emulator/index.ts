@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SANDBOX_APART_FLAG, serveParent } from './apart';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
@@ -121,7 +122,10 @@ export async function main(argv: string[]): Promise<number> {
  * the source), so that the app and the benchmark can import startEmulator from the same bundle.
  */
 const entry = process.argv[1] ?? '';
-if (/[\\/]emulator[\\/]index\.(cjs|js|ts)$/.test(entry)) {
+if (process.env[SANDBOX_APART_FLAG] === '1') {
+  // Started by the app or the CLI as the Offline sandbox in a process of its own.
+  serveParent();
+} else if (/[\\/]emulator[\\/]index\.(cjs|js|ts)$/.test(entry)) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -339,10 +339,15 @@ require(appRoot + '/out/preload/index.cjs');
   const info = handlers.has('app.info') ? await handlers.get('app.info')(own, {}) : null;
   const foreign = handlers.has('app.info') ? await handlers.get('app.info')({ sender: {}, senderFrame: own.senderFrame }, {}) : null;
   const xls = require('node:fs').readFileSync(xlsFile);
+  // The Offline sandbox: started as a utility process from resources/offlineSandbox.cjs, it issues a token.
+  const offline = handlers.has('settings.testConnection')
+    ? await handlers.get('settings.testConnection')(own, { environment: 'offline' })
+    : null;
   const read = handlers.has('spreadsheet.readWithSheetJS')
     ? await handlers.get('spreadsheet.readWithSheetJS')(own, { bytes: new Uint8Array(xls) })
     : null;
   const report = {
+    offline: offline && { ok: offline.ok, error: offline.error },
     sheetJS: read && { ok: read.ok, sheetNames: read.value && read.value.sheetNames, cells: read.value && read.value.cells, error: read.error, forks },
     windows: window ? 1 : 0,
     webPreferences: window ? window.options.webPreferences : null,
@@ -366,9 +371,11 @@ if (existsSync(resourcesModules)) cpSync(resourcesModules, join(work, 'node_modu
 const smokeData = join(work, 'data');
 mkdirSync(smokeData);
 writeFileSync(join(work, 'smoke.cjs'), SMOKE_HARNESS);
-// The reading program sits beside app.asar, as resources/sheetJSReader.cjs.
-const shippedReader = join(appDir, 'resources', 'sheetJSReader.cjs');
-if (existsSync(shippedReader)) cpSync(shippedReader, join(extracted, 'sheetJSReader.cjs'));
+// The programs main starts apart sit beside app.asar, in resources/.
+for (const program of ['sheetJSReader.cjs', 'offlineSandbox.cjs']) {
+  const shipped = join(appDir, 'resources', program);
+  if (existsSync(shipped)) cpSync(shipped, join(extracted, program));
+}
 // A small .xls for the packed main to read through its reading process.
 const XLSX = createRequire(import.meta.url)('xlsx');
 const book = XLSX.utils.book_new();
@@ -383,7 +390,7 @@ XLSX.utils.book_append_sheet(
 writeFileSync(join(work, 'book.xls'), XLSX.write(book, { type: 'buffer', bookType: 'biff8' }));
 writeFileSync(
   join(work, 'parentPort.cjs'),
-  "const { EventEmitter } = require('node:events'); const port = new EventEmitter(); port.postMessage = (m) => process.send(m); process.on('message', (data) => port.emit('message', { data })); process.parentPort = port;",
+  "const { EventEmitter } = require('node:events'); const port = new EventEmitter(); port.postMessage = (m) => process.send(m); process.on('message', (data) => port.emit('message', { data })); process.on('disconnect', () => process.exit(0)); process.parentPort = port;",
 );
 // An empty NODE_PATH and a cwd outside the project, so nothing can be found in the project's node_modules.
 const smoke = spawnSync(
@@ -424,7 +431,14 @@ if (check('main starts and quits cleanly', smoke.status === 0 && report, `exit $
     report.appInfo?.ok === true && report.appInfo.value?.mode === 'electron',
   );
   check('a foreign sender is refused', report.foreign?.error?.code === 'FORBIDDEN_SENDER');
-  const fork = report.sheetJS?.forks?.[0];
+  const forks = report.sheetJS?.forks ?? [];
+  const sandboxFork = forks.find((f) => f.file === join(extracted, 'offlineSandbox.cjs'));
+  check(
+    'the Offline sandbox runs in a utility process from resources/offlineSandbox.cjs and issues a token',
+    report.offline?.ok === true && sandboxFork !== undefined,
+    JSON.stringify(report.offline ?? null).slice(0, 300),
+  );
+  const fork = forks.find((f) => f.file === join(extracted, 'sheetJSReader.cjs'));
   check(
     'an .xls is read in a utility process running resources/sheetJSReader.cjs, with a heap limit',
     report.sheetJS?.ok === true &&

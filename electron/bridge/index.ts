@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDesk } from '../services';
+import { plainNodeApartProcess, startDesk } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/core/dataDir';
 import { packageRoot, packageVersion } from '../services/core/appPaths';
 import { startBridge } from './server';
@@ -37,6 +37,8 @@ async function main(): Promise<void> {
       openExternal: async () => undefined,
       identity: osIdentity(process.env),
       env: process.env,
+      // The Offline sandbox runs as out/emulator/index.cjs beside this bundle, in a process of its own.
+      launchApartProcess: plainNodeApartProcess(__dirname),
     },
     { overrides: values.env ? { environment: values.env } : {} },
   );

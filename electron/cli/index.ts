@@ -1,5 +1,6 @@
 import { packageRoot, packageVersion } from '../services/core/appPaths';
 import { runCli } from './main';
+import { plainNodeApartProcess } from '../services';
 import './commands/connection';
 import './commands/upload';
 import './commands/validate';
@@ -24,6 +25,8 @@ runCli(process.argv.slice(2), {
   env: process.env,
   root,
   version: packageVersion(root),
+  // The Offline sandbox runs as out/emulator/index.cjs beside this bundle, in a process of its own.
+  launchApartProcess: plainNodeApartProcess(__dirname),
 }).then(
   // Exit once everything written has been handed to the pipe (stdout to a pipe is asynchronous on macOS).
   (code) => process.stdout.write('', () => process.exit(code)),

@@ -6,6 +6,7 @@ import { startDesk, type DeskRuntime } from '../services';
 import { defaultUserDataDir, resolveDataDir } from '../services/core/dataDir';
 import { DeskFailure } from '../../shared/result';
 import { osIdentity } from '../services/core/identity';
+import type { LaunchApartProcess } from '../services/core/apartProcess';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf } from './exitCodes';
 
 export { EXIT } from './exitCodes';
@@ -21,6 +22,8 @@ export interface CliIo {
   /** The package root (for assets and the version). */
   root: string;
   version: string;
+  /** How the reader and the Offline sandbox are started apart (the built CLI: Node children). */
+  launchApartProcess?: LaunchApartProcess;
 }
 
 export interface CliContext {
@@ -157,6 +160,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           openExternal: async () => undefined,
           identity: osIdentity(io.env),
           env: io.env,
+          ...(io.launchApartProcess ? { launchApartProcess: io.launchApartProcess } : {}),
         },
         {
           overrides: {

@@ -5,7 +5,7 @@ import type { PlatformAdapter, SecretBox } from '../services/core/platform';
 import { isAllowedExternalUrl } from '../services/core/externalUrl';
 import { DeskFailure } from '../../shared/result';
 import { osIdentity } from '../services/core/identity';
-import { readerFileFor, utilityReaderProcess } from './readerProcess';
+import { apartFilesFor, utilityApartProcess } from './apartProcess';
 
 /**
  * Where settings, workspaces and the ledger live: `--data-dir`, then `DONATION_DESK_HOME`, then
@@ -69,7 +69,7 @@ export interface ElectronPlatformOptions {
   dataDir: string;
   /** The current program page address, read when needed (the environment can change at any time). */
   programUrl: () => Promise<string | null>;
-  /** The folder of the built main bundle (out/main), where the reading program is in development. */
+  /** The folder of the built main bundle (out/main): the apart programs are found from it in development. */
   mainDir: string;
 }
 
@@ -86,8 +86,8 @@ export function createElectronPlatform(options: ElectronPlatformOptions): Platfo
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },
     chooseSaveFile: (choice) => chooseSaveFile(choice, options.dataDir),
-    launchReaderProcess: utilityReaderProcess(
-      readerFileFor(app.isPackaged, process.resourcesPath, options.mainDir),
+    launchApartProcess: utilityApartProcess(
+      apartFilesFor(app.isPackaged, process.resourcesPath, options.mainDir),
     ),
   };
 }

@@ -5,6 +5,10 @@ import { DeskFailure } from '../../shared/result';
 import { EventBus } from './core/eventBus';
 import type { PlatformAdapter } from './core/platform';
 import { Environments, type StartOfflineService } from './environments/environments';
+import { offlineSandboxApart } from './environments/offlineApart';
+import { nodeApartProcess } from './core/nodeApartProcess';
+import type { LaunchApartProcess } from './core/apartProcess';
+import { SHEETJS_READER_SOURCE } from './spreadsheet/sheetJSReaderSource';
 import { isAllowedExternalUrl } from './core/externalUrl';
 import { openSettingsFile, type KeyValueStore } from './settings/keyValueStore';
 import { SettingsService } from './settings/settingsService';
@@ -112,19 +116,23 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
   if ((overrides.baseUrl || overrides.tokenUrl) && !environment) environment = 'custom';
   settings.overrideForRun({ environment, baseUrl: overrides.baseUrl, tokenUrl: overrides.tokenUrl });
   const timeScale = Number(env.DONATION_DESK_OFFLINE_TIME_SCALE) || OFFLINE_TIME_SCALE;
+  const offlineOptions = {
+    dataDir: join(platform.dataDir, 'offline-sandbox'),
+    timeScale,
+    // Recipients are looked up when a bulk file is validated, so a practice run meets the repair path.
+    recipientCheck: 'validation' as const,
+  };
+  const launchApart = platform.launchApartProcess;
   const startOffline =
     options.startOffline ??
-    (async () => {
-      // Loaded on first use: hosts that never touch the Offline sandbox never load the emulator.
-      const { startEmulator } = await import('../../emulator/server');
-      // Recipients are looked up when a bulk file is validated, so a practice run meets the repair path.
-      return startEmulator({
-        dataDir: join(platform.dataDir, 'offline-sandbox'),
-        timeScale,
-        recipientCheck: 'validation',
-        quiet: true,
-      });
-    });
+    // In a process of its own where the host can start one: what it holds stays out of this one.
+    (launchApart
+      ? offlineSandboxApart(launchApart, offlineOptions)
+      : async () => {
+          // Loaded on first use: hosts that never touch the Offline sandbox never load the emulator.
+          const { startEmulator } = await import('../../emulator/server');
+          return startEmulator({ ...offlineOptions, quiet: true });
+        });
   // The service's scheduled maintenance: the dates announced in Settings, and the hold every client shares.
   const announcedMaintenance = new AnnouncedMaintenance(store);
   const maintenance = new MaintenanceWatch(() => announcedMaintenance.dates());
@@ -268,7 +276,7 @@ export async function startDesk(platform: PlatformAdapter, options: DeskOptions 
     },
     ...sandboxClockHandlers(settings, environments, options.fetchImpl),
     ...calendarHandlers(announcedMaintenance, environments, events),
-    ...sheetJSHandlers(process.env, platform.launchReaderProcess),
+    ...sheetJSHandlers(process.env, platform.launchApartProcess),
     'assets.sampleSpreadsheet': async () => {
       const bytes = await readFile(join(platform.assetsDir, SAMPLE_SPREADSHEET)).catch(() => {
         throw new DeskFailure(
@@ -370,4 +378,16 @@ function safeCurrent(team: TeamSource): TeamDatabase | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The apart programs of a host that runs on plain Node (the CLI, the local bridge), from the folder
+ * of its bundle in out/: the spreadsheet reader's program, and the emulator's bundle beside it
+ * (out/emulator/index.cjs) as the Offline sandbox.
+ */
+export function plainNodeApartProcess(bundleDir: string): LaunchApartProcess {
+  return nodeApartProcess({
+    sheetJSReader: { source: SHEETJS_READER_SOURCE },
+    offlineSandbox: { file: join(bundleDir, '..', 'emulator', 'index.cjs') },
+  });
 }

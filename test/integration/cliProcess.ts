@@ -8,22 +8,32 @@ import type { RunningEmulator } from '../../emulator/server';
  * The CLI as a real process, for tests that kill it, race two of it, or read what it left on disk.
  */
 
-/** Builds the CLI the way scripts/build-node.mjs does, into `dir`/out/cli; answers its path. */
+/**
+ * Builds the CLI the way scripts/build-node.mjs does, into `dir`/out/cli, with the emulator's bundle
+ * beside it (out/emulator, which the CLI runs as the Offline sandbox); answers the CLI's path.
+ */
 export async function buildCli(dir: string): Promise<string> {
   const cli = join(dir, 'out', 'cli', 'index.cjs');
-  await build({
-    entryPoints: ['electron/cli/index.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['electron', '@photostructure/sqlite', 'pg-native'],
-    logLevel: 'silent',
-    plugins: [rawText],
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
+  await Promise.all(
+    [
+      { entry: 'electron/cli/index.ts', outfile: cli },
+      { entry: 'emulator/index.ts', outfile: join(dir, 'out', 'emulator', 'index.cjs') },
+    ].map(({ entry, outfile }) =>
+      build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format: 'cjs',
+        external: ['electron', '@photostructure/sqlite', 'pg-native'],
+        logLevel: 'silent',
+        plugins: [rawText],
+        define: { 'import.meta.url': 'importMetaUrl' },
+        banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      }),
+    ),
+  );
   return cli;
 }
 

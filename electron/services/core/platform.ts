@@ -1,5 +1,5 @@
 import type { DeskIdentity } from './identity';
-import type { LaunchReaderProcess } from './readerProcess';
+import type { LaunchApartProcess } from './apartProcess';
 
 /**
  * What only the host (Electron, the local bridge, the CLI) can provide. Services receive it at
@@ -38,10 +38,12 @@ export interface PlatformAdapter {
    */
   chooseSaveFile?(options: { title: string; defaultName: string; extension: string }): Promise<string | null>;
   /**
-   * Starts the separate process that reads .xls and .ods files. The desktop app must use an Electron
-   * utility process (its fuses forbid running its own binary as Node); absent: a Node child process.
+   * Starts the programs that run in a process of their own: the reader of .xls and .ods files and
+   * the Offline sandbox. The desktop app must use Electron utility processes (its fuses forbid
+   * running its own binary as Node). Absent (tests from the sources): the reader runs as a Node
+   * child process and the Offline sandbox in this process.
    */
-  launchReaderProcess?: LaunchReaderProcess;
+  launchApartProcess?: LaunchApartProcess;
   /** Environment variables to read credentials from (defaults to none). */
   env?: Record<string, string | undefined>;
 }

@@ -12,11 +12,16 @@ import { MaintenanceWatch } from '../api/maintenanceWatch';
 import { TokenClient } from '../api/tokenClient';
 import type { ResolvedEnvironment } from '../api/resolvedEnvironment';
 
-export type StartOfflineService = () => Promise<RunningEmulator>;
+/**
+ * Starts the Offline sandbox. `whenGone` is called if it ends by itself (its process stopped): the
+ * next use then starts it again.
+ */
+export type StartOfflineService = (whenGone?: () => void) => Promise<RunningEmulator>;
 
 /**
  * Resolves the chosen environment to addresses and a token client. The Offline sandbox is the
- * built-in emulator, started in-process on free loopback ports the first time it is needed.
+ * built-in emulator, started on free loopback ports the first time it is needed (in a process of
+ * its own where the host can start one: offlineApart.ts).
  */
 export class Environments {
   private offline: Promise<RunningEmulator> | null = null;
@@ -31,10 +36,15 @@ export class Environments {
   ) {}
 
   offlineService(): Promise<RunningEmulator> {
-    this.offline ??= this.startOffline().catch((e: unknown) => {
-      this.offline = null;
-      throw e;
-    });
+    if (!this.offline) {
+      const started = this.startOffline(() => {
+        if (this.offline === started) this.offline = null;
+      }).catch((e: unknown) => {
+        if (this.offline === started) this.offline = null;
+        throw e;
+      });
+      this.offline = started;
+    }
     return this.offline;
   }
 

@@ -1,6 +1,6 @@
 import type { Services } from '../../../shared/contract';
 import type { SheetJSRunner } from '../../../shared/spreadsheet';
-import type { LaunchReaderProcess } from '../core/readerProcess';
+import type { LaunchApartProcess } from '../core/apartProcess';
 import { sheetJSInChildProcess } from './sheetJSProcess';
 
 type SheetJSHandlers = Pick<Services, 'spreadsheet.readWithSheetJS'>;
@@ -14,7 +14,7 @@ type SheetJSHandlers = Pick<Services, 'spreadsheet.readWithSheetJS'>;
  */
 export function sheetJSHandlers(
   env: NodeJS.ProcessEnv = process.env,
-  launch?: LaunchReaderProcess,
+  launch?: LaunchApartProcess,
   runner: SheetJSRunner = sheetJSInChildProcess({ ...heapOf(env), ...(launch ? { launch } : {}) }),
 ): SheetJSHandlers {
   return {

@@ -1,7 +1,8 @@
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
 import { listSheets, readSpreadsheet } from '../../../shared/spreadsheet';
-import { nodeReaderProcess, sheetJSInChildProcess } from './sheetJSProcess';
+import { nodeApartProcess } from '../core/nodeApartProcess';
+import { sheetJSInChildProcess } from './sheetJSProcess';
 
 function xls(rows: unknown[][]): Uint8Array {
   const book = XLSX.utils.book_new();
@@ -48,20 +49,26 @@ describe('SheetJS in a separate process', () => {
   it('refuses plainly, and this process carries on, when the reading process passes its memory limit', async () => {
     const sheetJS = sheetJSInChildProcess({
       maxHeapMb: 64,
-      launch: nodeReaderProcess('const kept = []; for (;;) kept.push(new Array(100000).fill(kept.length));'),
+      launch: nodeApartProcess({
+        sheetJSReader: {
+          source: 'const kept = []; for (;;) kept.push(new Array(100000).fill(kept.length));',
+        },
+      }),
     });
     await expect(readSpreadsheet(xls([['Name']]), 'gifts.xls', { sheetJS })).rejects.toMatchObject(refusal);
   });
 
   it('refuses plainly when the reading process aborts as V8 does on a fatal error', async () => {
-    const sheetJS = sheetJSInChildProcess({ launch: nodeReaderProcess('process.abort();') });
+    const sheetJS = sheetJSInChildProcess({
+      launch: nodeApartProcess({ sheetJSReader: { source: 'process.abort();' } }),
+    });
     await expect(readSpreadsheet(xls([['Name']]), 'gifts.xls', { sheetJS })).rejects.toMatchObject(refusal);
   });
 
   it('stops the reading process and refuses when it runs past its time', async () => {
     const sheetJS = sheetJSInChildProcess({
       timeoutMs: 500,
-      launch: nodeReaderProcess('setInterval(() => {}, 1000);'),
+      launch: nodeApartProcess({ sheetJSReader: { source: 'setInterval(() => {}, 1000);' } }),
     });
     await expect(readSpreadsheet(xls([['Name']]), 'gifts.xls', { sheetJS })).rejects.toMatchObject({
       message: expect.stringContaining('stopped after 0.5 seconds'),

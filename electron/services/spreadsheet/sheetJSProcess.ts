@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import type { LaunchReaderProcess, ReaderProcess } from '../core/readerProcess';
+import type { ApartProcess, LaunchApartProcess } from '../core/apartProcess';
+import { nodeApartProcess } from '../core/nodeApartProcess';
 import {
   SHEETJS_PROCESS_LIMITS,
   SpreadsheetReadError,
@@ -19,39 +19,7 @@ export interface SheetJSProcessOptions {
   maxHeapMb?: number;
   timeoutMs?: number;
   /** How the host starts the process (the desktop app: a utility process); a Node child by default. */
-  launch?: LaunchReaderProcess;
-}
-
-/**
- * Starts the reading program (or, in tests, another) in a Node child process: `node -e`, with an
- * IPC channel. For the CLI and the local bridge, which run on Node itself.
- */
-export function nodeReaderProcess(source: string = SHEETJS_READER_SOURCE): LaunchReaderProcess {
-  return ({ maxHeapMb, env }) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${maxHeapMb}`, '-e', source], {
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'advanced',
-      env: { ...process.env, ...env },
-    });
-    let ended = false;
-    const ends: (() => void)[] = [];
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      for (const listener of ends) listener();
-    };
-    child.once('error', end);
-    child.once('close', end);
-    return {
-      send: (message) =>
-        child.send(message as Parameters<typeof child.send>[0], (error) => {
-          if (error) end();
-        }),
-      onMessage: (listener) => child.once('message', listener),
-      onEnd: (listener) => ends.push(listener),
-      kill: () => child.kill('SIGKILL'),
-    } satisfies ReaderProcess;
-  };
+  launch?: LaunchApartProcess;
 }
 
 /**
@@ -63,15 +31,15 @@ export function nodeReaderProcess(source: string = SHEETJS_READER_SOURCE): Launc
 export function sheetJSInChildProcess(options: SheetJSProcessOptions = {}): SheetJSRunner {
   const maxHeapMb = options.maxHeapMb ?? SHEETJS_PROCESS_LIMITS.maxHeapMb;
   const timeoutMs = options.timeoutMs ?? SHEETJS_PROCESS_LIMITS.timeoutMs;
-  const launch = options.launch ?? nodeReaderProcess();
+  const launch = options.launch ?? nodeApartProcess({ sheetJSReader: { source: SHEETJS_READER_SOURCE } });
   let sheetJSModule: string | undefined;
   return (bytes, request) =>
     new Promise((resolve, reject) => {
       // Found at the first read, so that an app missing it still starts (and refuses the file).
-      let reader: ReaderProcess;
+      let reader: ApartProcess;
       try {
         sheetJSModule ??= createRequire(import.meta.url).resolve('xlsx');
-        reader = launch({ maxHeapMb, env: { DESK_SHEETJS_MODULE: sheetJSModule } });
+        reader = launch({ program: 'sheetJSReader', maxHeapMb, env: { DESK_SHEETJS_MODULE: sheetJSModule } });
       } catch {
         reject(stopped('before it could start'));
         return;

@@ -24,23 +24,27 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { readerFileFor, utilityReaderProcess } = await import('./readerProcess');
+const { apartFilesFor, utilityApartProcess } = await import('./apartProcess');
 const { sheetJSInChildProcess } = await import('../services/spreadsheet/sheetJSProcess');
 
-describe('the desktop app’s reading process', () => {
-  it('is the program beside app.asar when installed, beside main’s bundle in development', () => {
-    expect(readerFileFor(true, '/opt/Desk/resources', '/opt/Desk/resources/app.asar/out/main')).toBe(
-      join('/opt/Desk/resources', 'sheetJSReader.cjs'),
-    );
-    expect(readerFileFor(false, '/ignored', '/src/out/main')).toBe(
-      join('/src/out/main', 'sheetJSReader.cjs'),
-    );
+const FILES = { sheetJSReader: '/r/sheetJSReader.cjs', offlineSandbox: '/r/offlineSandbox.cjs' };
+
+describe('the desktop app’s apart processes', () => {
+  it('runs programs beside app.asar when installed, the built ones in development', () => {
+    expect(apartFilesFor(true, '/opt/Desk/resources', '/opt/Desk/resources/app.asar/out/main')).toEqual({
+      sheetJSReader: join('/opt/Desk/resources', 'sheetJSReader.cjs'),
+      offlineSandbox: join('/opt/Desk/resources', 'offlineSandbox.cjs'),
+    });
+    expect(apartFilesFor(false, '/ignored', '/src/out/main')).toEqual({
+      sheetJSReader: join('/src/out/main', 'sheetJSReader.cjs'),
+      offlineSandbox: join('/src/out/emulator', 'index.cjs'),
+    });
   });
 
   it('is an Electron utility process with the heap limit, never the app binary run as Node', async () => {
     const read = sheetJSInChildProcess({
       maxHeapMb: 300,
-      launch: utilityReaderProcess('/r/sheetJSReader.cjs'),
+      launch: utilityApartProcess(FILES),
     });
     const answer = read(new Uint8Array([1, 2, 3]), { sheet: 'Gifts' });
     const { file, options, child } = forks.at(-1)!;
@@ -58,7 +62,7 @@ describe('the desktop app’s reading process', () => {
   });
 
   it('refuses plainly when the utility process ends without an answer', async () => {
-    const read = sheetJSInChildProcess({ launch: utilityReaderProcess('/r/sheetJSReader.cjs') });
+    const read = sheetJSInChildProcess({ launch: utilityApartProcess(FILES) });
     const answer = read(new Uint8Array([1]), {});
     const { child } = forks.at(-1)!;
     child.emit('error', 'FatalError', 'v8', '');
