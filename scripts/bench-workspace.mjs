@@ -14,6 +14,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { rawText } from './esbuildRawText.mjs';
 import { cliRunner } from './benchCli.mjs';
@@ -119,9 +120,12 @@ try {
       new Promise((resolve) => (out.write(line) ? resolve() : out.once('drain', resolve)));
     await write(`Charity ID,Amount,Currency,${columns.join(',')}\n`);
     const filler = 'abcdefghijklmnopqrstuvwxyz'.repeat(8);
+    // Causes the Offline sandbox knows and accepts (its seeded directory, the same in every data
+    // folder), so that the upload is processed and its donations are made.
+    const recipients = await sandboxRecipients();
     for (let r = 0; r < 30_000; r++) {
       const meta = columns.map((_, c) => `${r}-${c}-${filler}`.slice(0, 190));
-      await write(`250-${100000 + (r % 5000)},${(r % 90) + 10}.50,USD,${meta.join(',')}\n`);
+      await write(`${recipients[r % recipients.length]},${(r % 90) + 10}.50,USD,${meta.join(',')}\n`);
     }
     await new Promise((resolve) => out.end(resolve));
     writeFileSync(
@@ -149,6 +153,8 @@ try {
         okExits: [0],
         maxBuffer: 1 << 28,
       });
+      if (upload.exit === 0 && !/"state":\s*"PROCESSED"|PROCESSED/.test(upload.stdout))
+        upload.failure = 'not processed';
       results.push(upload);
       // Then every donation of it listed as JSON (read from the sandbox, stored, written out).
       listed.push(
@@ -187,4 +193,16 @@ try {
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The causes in good standing of the Offline sandbox's seeded directory (the emulator's default seed). */
+async function sandboxRecipients() {
+  const { startEmulator } = createRequire(import.meta.url)(join(root, 'out', 'emulator', 'index.cjs'));
+  const emulator = await startEmulator({ dataDir: join(work, 'directory'), quiet: true });
+  try {
+    const info = await (await fetch(`${emulator.apiBaseUrl}/_emulator/info`)).json();
+    return info.samples.causesInGoodStanding.map((c) => c.id);
+  } finally {
+    await emulator.close();
+  }
 }

@@ -106,7 +106,7 @@ export function offlineSandboxApart(
           close: () =>
             new Promise<void>((done) => {
               if (gone) return done();
-              const timer = setTimeout(() => sandbox.kill(), options.closeWaitMs ?? 10_000);
+              const timer = setTimeout(() => sandbox.kill(), options.closeWaitMs ?? 60_000);
               closing.push(() => {
                 clearTimeout(timer);
                 done();
