@@ -34,7 +34,8 @@ export function listSheets(
 /**
  * Reads one sheet (the first unless `options.sheet` names another) as rows of text as a person
  * sees it: text kept exactly ("00123"), numbers as Excel's General format shows them (15
- * significant digits, so no 0.30000000000000004), formulas as their cached values, dates as ISO
+ * significant digits, so no 0.30000000000000004) except whole numbers in a zero-padding format
+ * ("00000" shows 42 as "00042"), formulas as their cached values, dates as ISO
  * `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS` (`HH:MM:SS` for time-only formats) in either date system,
  * booleans as TRUE/FALSE, errors as Excel shows them (#N/A).
  *

@@ -80,6 +80,49 @@ describe('read as Excel shows', () => {
     expect(result.rows[0]?.cells).toEqual(['06:00:00']);
   });
 
+  it('keeps the leading zeros a zero-padding format shows on a whole number (xlsx)', async () => {
+    const styles =
+      `<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="00000"/></numFmts>` +
+      '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>';
+    const result = await readSpreadsheet(
+      buildXlsx({
+        styles,
+        sheetBody:
+          '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Employee ID</t></is></c><c r="B1" t="inlineStr"><is><t>Amount</t></is></c></row>' +
+          '<row r="2"><c r="A2" s="1"><v>42</v></c><c r="B2"><v>25</v></c></row>' +
+          '<row r="3"><c r="A3" s="1"><v>123456</v></c><c r="B3"><v>5</v></c></row>' +
+          '<row r="4"><c r="A4" s="1"><v>7.5</v></c><c r="B4"><v>5</v></c></row></sheetData>',
+      }),
+      'ids.xlsx',
+    );
+    // Wider numbers show whole; a fraction is never rounded as the format would round it.
+    expect(result.rows.map((row) => row.cells[0])).toEqual(['00042', '123456', '7.5']);
+    expect(result.rows[0]?.cells[1]).toBe('25');
+  });
+
+  it('keeps the leading zeros a zero-padding format shows on a whole number (xls)', async () => {
+    const sheet = XLSX.utils.aoa_to_sheet([['Employee ID'], [42]]);
+    sheet['A2']!.z = '00000';
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, 'Gifts');
+    const bytes = new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'biff8' }) as ArrayBuffer);
+    const result = await readSpreadsheet(bytes, 'ids.xls');
+    expect(result.rows[0]?.cells).toEqual(['00042']);
+  });
+
+  it('keeps the leading zeros a zero-padding format shows on a whole number (ods)', async () => {
+    const styles =
+      '<number:number-style style:name="N1"><number:number number:decimal-places="0" number:min-integer-digits="5"/></number:number-style>' +
+      '<style:style style:name="ce1" style:family="table-cell" style:data-style-name="N1"/>';
+    const cell =
+      '<table:table-cell table:style-name="ce1" office:value-type="float" office:value="42"><text:p>00042</text:p></table:table-cell>';
+    const result = await readSpreadsheet(
+      buildOds({ styles, rows: odsRow(odsText('Employee ID')) + odsRow(cell) }),
+      'ids.ods',
+    );
+    expect(result.rows[0]?.cells).toEqual(['00042']);
+  });
+
   it('puts cells with lowercase references in their columns', async () => {
     const result = await readSpreadsheet(
       buildXlsx({

@@ -75,6 +75,18 @@ export type NumberDisplay = (typeof NumberDisplay)[keyof typeof NumberDisplay];
 const BUILT_IN_TIME_ONLY = new Set([18, 19, 20, 21, 45, 47]);
 const BUILT_IN_ELAPSED = 46;
 
+/**
+ * A format that only pads whole numbers with zeros ("00000", Excel's ZIP code, and the usual way
+ * to keep an employee or account number's leading zeros): its width, else 0.
+ */
+export function zeroPaddedWidth(code: string): number {
+  const plain = code.trim();
+  return /^0{2,40}$/.test(plain) ? plain.length : 0;
+}
+
+/** In a table of displays per style: a zero-padded format is this plus its width. */
+export const ZERO_PADDED_DISPLAY = 16;
+
 export function displayOfFormatCode(code: string): NumberDisplay {
   if (isElapsedFormatCode(code)) return NumberDisplay.Elapsed;
   if (!isDateFormatCode(code)) return NumberDisplay.Number;

@@ -9,6 +9,17 @@ export function formatNumber(value: number): string {
   return String(Number(value.toPrecision(15)));
 }
 
+/**
+ * A whole number shown by a zero-padding format ("00000"): 7 is "00007", as Excel shows it. Anything
+ * but a whole number reads as General (never rounded as the format would: an amount stays exact).
+ */
+export function zeroPaddedText(value: number, width: number): string {
+  if (!Number.isSafeInteger(value)) return formatNumber(value);
+  const digits = String(Math.abs(value));
+  const padded = digits.length >= width ? digits : '0'.repeat(width - digits.length) + digits;
+  return value < 0 ? `-${padded}` : padded;
+}
+
 const ZERO = 48;
 const NINE = 57;
 const MINUS = 45;

@@ -1,9 +1,9 @@
 import * as XLSX from 'xlsx';
 import type { WorkMonitor } from '../cancellation';
-import { NumberDisplay, displayOfFormatCode } from '../cells/dateFormat';
+import { NumberDisplay, displayOfFormatCode, zeroPaddedWidth } from '../cells/dateFormat';
 import { errorCodeText } from '../cells/errorText';
 import { excelSerialToDuration, excelSerialToIso, isoDateTimeText } from '../cells/excelDate';
-import { formatNumber } from '../cells/numberText';
+import { formatNumber, zeroPaddedText } from '../cells/numberText';
 import { SpreadsheetReadError } from '../errors';
 import type { MergedRange, RawSheet, SheetRow } from '../types';
 import type { SheetJSBook, SheetJSRequest } from './runner';
@@ -60,6 +60,8 @@ function cellText(cell: XLSX.CellObject | undefined, date1904: boolean): string 
     case 'n': {
       const value = typeof cell.v === 'number' ? cell.v : Number(cell.v);
       const format = typeof cell.z === 'string' ? cell.z : undefined;
+      const padded = format === undefined ? 0 : zeroPaddedWidth(format);
+      if (padded) return zeroPaddedText(value, padded);
       switch (format === undefined ? NumberDisplay.Number : displayOfFormatCode(format)) {
         case NumberDisplay.Date:
           return excelSerialToIso(value, date1904);

@@ -1,4 +1,9 @@
-import { displayOfBuiltInFormat, displayOfFormatCode } from '../cells/dateFormat';
+import {
+  ZERO_PADDED_DISPLAY,
+  displayOfBuiltInFormat,
+  displayOfFormatCode,
+  zeroPaddedWidth,
+} from '../cells/dateFormat';
 import { findStartTags, readAttributes } from './xmlText';
 
 export { NumberDisplay } from '../cells/dateFormat';
@@ -30,7 +35,12 @@ export function parseCellStyles(xml: string | undefined): Uint8Array {
   tags.forEach((tag, index) => {
     const id = Number(readAttributes(tag).get('numFmtId') ?? 0);
     const custom = customFormats.get(id);
-    displays[index] = custom !== undefined ? displayOfFormatCode(custom) : displayOfBuiltInFormat(id);
+    const padded = custom !== undefined ? zeroPaddedWidth(custom) : 0;
+    displays[index] = padded
+      ? ZERO_PADDED_DISPLAY + padded
+      : custom !== undefined
+        ? displayOfFormatCode(custom)
+        : displayOfBuiltInFormat(id);
   });
   return displays;
 }

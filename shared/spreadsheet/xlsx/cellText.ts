@@ -5,8 +5,9 @@ import {
   isoDateTimeText,
   isoDurationDays,
 } from '../cells/excelDate';
-import { formatNumber, formatNumericText } from '../cells/numberText';
+import { formatNumber, formatNumericText, zeroPaddedText } from '../cells/numberText';
 import { NumberDisplay } from './cellStyles';
+import { ZERO_PADDED_DISPLAY } from '../cells/dateFormat';
 import { richText } from './sharedStrings';
 import { decodeXmlText } from './xmlText';
 
@@ -183,6 +184,7 @@ export class CellText {
       case TYPE_NUMBER: {
         const display = this.displays[style] ?? NumberDisplay.Number;
         if (display === NumberDisplay.Number) return formatNumericText(raw);
+        if (display >= ZERO_PADDED_DISPLAY) return zeroPaddedText(Number(raw), display - ZERO_PADDED_DISPLAY);
         if (display === NumberDisplay.Elapsed) return excelSerialToDuration(Number(raw));
         return this.dateText(Number(raw), display === NumberDisplay.TimeOnly);
       }
@@ -194,7 +196,7 @@ export class CellText {
         // A duration (Strict Open XML's time value) shows by the cell's time format, as Excel shows it.
         const days = isoDurationDays(raw);
         const display = this.displays[style] ?? NumberDisplay.Number;
-        if (days !== undefined && display !== NumberDisplay.Number) {
+        if (days !== undefined && display !== NumberDisplay.Number && display < ZERO_PADDED_DISPLAY) {
           return this.textValue(String(days), TYPE_NUMBER, style);
         }
         return isoDateTimeText(raw);
