@@ -179,6 +179,8 @@ const appEnv = {
 };
 
 function cli(dataDir, args) {
+  // The machine's load as each run starts: its wall time is that of a shared machine.
+  const load = loadavg()[0];
   const { seconds, peakMb, cpu, failure } = runCli({
     dataDir,
     environment: ENVIRONMENT,
@@ -186,7 +188,7 @@ function cli(dataDir, args) {
     env: appEnv,
     keepStdout: false,
   });
-  return { seconds, peakMb, cpu, ...(failure ? { failure } : {}) };
+  return { seconds, peakMb, cpu, load, ...(failure ? { failure } : {}) };
 }
 
 function report(title, target, results, unit = 'cli') {
@@ -194,7 +196,7 @@ function report(title, target, results, unit = 'cli') {
   const one =
     unit === 'cli'
       ? (x) =>
-          `${fmt(x.seconds)} s (CPU ${fmt(x.cpu, 1)} s) / ${x.peakMb} MB${x.failure ? ` (${x.failure})` : ''}`
+          `${fmt(x.seconds)} s (CPU ${fmt(x.cpu, 1)} s) / ${x.peakMb} MB at load ${fmt(x.load, 1)}${x.failure ? ` (${x.failure})` : ''}`
       : (x) => `${fmt(x.seconds)} s${x.failure ? ` (${x.failure})` : ''}`;
   const figure = failed
     ? `NOT MEASURED: ${failed} of ${results.length} runs failed (see below)`

@@ -8,6 +8,7 @@ import { codeWord, count, donationStatusWord, withCode } from '../../../shared/i
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
+import { boundHeapGrowth } from '../heapGrowth';
 import { isMaintenance, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand } from '../main';
 
@@ -116,6 +117,8 @@ registerCommand('donations', {
       ctx.io.err('--out must name an .xlsx file.');
       return EXIT.usage;
     }
+    // A refresh reads every donation still open: its garbage is collected early (see heapGrowth).
+    boundHeapGrowth();
     const desk = await ctx.runtime();
     // Progress goes to stderr so stdout stays clean for --json.
     const stop = desk.events.subscribe(<E extends EventName>(name: E, payload: EventPayload<E>) => {

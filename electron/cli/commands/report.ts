@@ -13,6 +13,7 @@ import { count } from '../../../shared/i18n';
 import { DeskFailure } from '../../../shared/result';
 import { writeFileAtomic } from '../../services/storage/atomicFile';
 import { EXIT, exitCodeFor } from '../exitCodes';
+import { boundHeapGrowth } from '../heapGrowth';
 import { isMaintenance, maintenanceWords } from '../maintenanceWords';
 import { commandArgs, registerCommand } from '../main';
 
@@ -59,6 +60,8 @@ registerCommand('report', {
       ctx.io.err('--out must name an .xlsx file.');
       return EXIT.usage;
     }
+    // A refresh reads every donation still open: its garbage is collected early (see heapGrowth).
+    boundHeapGrowth();
     const desk = await ctx.runtime();
     let report: MonthReport;
     try {

@@ -39,6 +39,28 @@ describe('listDonations', () => {
     expect(result).toEqual({ donations: [], pages: 2 });
   });
 
+  it('keeps not even the ids when the count is not wanted, and hands every page over the same', async () => {
+    const { client } = service([
+      { ids: ['a', 'b', 'c'], next: '/donations?page[after]=c' },
+      { ids: ['c', 'd'], next: null },
+    ]);
+    const seen: Array<[string[], number]> = [];
+    const result = await listDonations(
+      client,
+      { pageSize: 3 },
+      {
+        keep: false,
+        distinct: false,
+        onPage: (page, handed) => void seen.push([page.map((d) => d.id), handed]),
+      },
+    );
+    expect(seen).toEqual([
+      [['a', 'b', 'c'], 3],
+      [['c', 'd'], 5],
+    ]);
+    expect(result).toEqual({ donations: [], pages: 2 });
+  });
+
   it('follows every cursor, whatever size each page comes in, and counts an id seen twice once', async () => {
     const { client, requests } = service([
       { ids: ['a', 'b', 'c'], next: '/donations?page[after]=c' },

@@ -102,6 +102,7 @@ export async function readInto(
           signal: controller.signal,
           // Each page is stored as it comes: nothing of the listing is kept beyond it.
           keep: false,
+          distinct: false,
           onPage: async (page) => {
             const at = rt.at();
             // What is stored of the page's donations, in one read rather than one per donation.

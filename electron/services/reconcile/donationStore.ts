@@ -207,7 +207,8 @@ export class DonationStore {
       resolution: before?.resolution ?? null,
       replaces: link.replaces ?? before?.replaces ?? null,
     };
-    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : undefined);
+    // Not stored when read (null): `save()` then inserts it without reading it first.
+    this.hold(resource.id, stored, before ? (before.stored?.sums ?? undefined) : null);
     return stored;
   }
 

@@ -71,6 +71,33 @@ describe('writing donations', () => {
     expect(sums()[0]).toEqual({ status: 'DECLINED', open: 0, n: 1, amount: 100 });
   });
 
+  it('inserts a donation not stored when read as it is, and counts it once', () => {
+    db.transaction(() => {
+      const changes = new SumChanges();
+      writeDonation(db, 'production', donation('d1', 'INITIATED'), changes, null);
+      changes.apply(db, 'production');
+    });
+    expect(sums()).toEqual([{ status: 'INITIATED', open: 0, n: 1, amount: 100 }]);
+    const row = db.get<{ bulk_id: string; status: string; resource: string }>(
+      'SELECT bulk_id, status, resource FROM donation WHERE id = ?',
+      'd1',
+    );
+    expect(row?.bulk_id).toBe('b1');
+    expect(JSON.parse(row?.resource ?? '')).toEqual(donation('d1', 'INITIATED').resource);
+  });
+
+  it('writes over, and moves the sums of, a donation another process stored after it was read', () => {
+    // Stored by another process as INITIATED; this one read it as new and now has it PAID.
+    write(donation('d1', 'INITIATED'));
+    db.transaction(() => {
+      const changes = new SumChanges();
+      writeDonation(db, 'production', donation('d1', 'PAID', 100), changes, null);
+      changes.apply(db, 'production');
+    });
+    expect(sums()).toEqual([{ status: 'PAID', open: 0, n: 1, amount: 100 }]);
+    expect(db.get('SELECT count(*) AS n FROM donation')).toEqual({ n: 1 });
+  });
+
   it('moves only when a donation was last seen, for those answered as stored', () => {
     write(donation('d1', 'PAID'));
     touchDonations(db, 'production', [['d1', '2026-11-05T00:00:00.000Z']]);

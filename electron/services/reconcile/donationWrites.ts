@@ -66,10 +66,26 @@ export function touchDonations(
   }
 }
 
+const INSERT_DONATION = `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency,
+       first_seen_at, last_seen_at, replaces, resolution_kind, resource, history, row, resolution, mark)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// Built once: the statement cache is keyed by the text, which a template built per call would hash anew.
+const INSERT_NEW = `${INSERT_DONATION} ON CONFLICT (environment, id) DO NOTHING`;
+const UPSERT_DONATION = `${INSERT_DONATION}
+     ON CONFLICT (environment, id) DO UPDATE SET status = excluded.status,
+       status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
+       last_seen_at = excluded.last_seen_at,
+       replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
+       resource = excluded.resource, history = excluded.history, row = excluded.row,
+       resolution = excluded.resolution, mark = excluded.mark`;
+
 /**
  * Writes a held donation and its change to the running sums. `basis`: what it counted under when
  * `record` read it; the update then only applies if the row still counts so (another process may
  * have written it since), and otherwise the row is read again under the write lock, as for a new one.
+ * A `basis` of null: it was not stored when read; it is inserted as it is, and only if another
+ * process stored it meanwhile is the row read and written over (a refresh's first reading of an
+ * upload inserts 100,000 rows: one statement each instead of two).
  */
 export function writeDonation(
   db: DeskDatabase,
@@ -103,6 +119,31 @@ export function writeDonation(
     resolution_kind: d.resolution?.kind ?? null,
     amount: attributes.funds.amount,
   };
+  if (basis === null) {
+    const { changes } = db.run(
+      INSERT_NEW,
+      environment,
+      d.resource.id,
+      attributes.bulkId ?? null,
+      after.status,
+      attributes.state.statusLastUpdated ?? null,
+      after.amount,
+      after.currency,
+      d.firstSeenAt,
+      d.lastSeenAt,
+      d.replaces,
+      after.resolution_kind,
+      text,
+      history,
+      rowText,
+      resolution,
+      mark,
+    );
+    if (changes === 1) {
+      sums.add({ ...after, bulk_id: attributes.bulkId ?? null }, 1);
+      return;
+    }
+  }
   if (basis) {
     const { changes } = db.run(
       `UPDATE donation SET status = ?, status_updated = ?, amount = ?, currency = ?, last_seen_at = ?,
@@ -144,15 +185,7 @@ export function writeDonation(
     d.resource.id,
   );
   db.run(
-    `INSERT INTO donation (environment, id, bulk_id, status, status_updated, amount, currency, first_seen_at,
-       last_seen_at, replaces, resolution_kind, resource, history, row, resolution, mark)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (environment, id) DO UPDATE SET status = excluded.status,
-       status_updated = excluded.status_updated, amount = excluded.amount, currency = excluded.currency,
-       last_seen_at = excluded.last_seen_at,
-       replaces = excluded.replaces, resolution_kind = excluded.resolution_kind,
-       resource = excluded.resource, history = excluded.history, row = excluded.row,
-       resolution = excluded.resolution, mark = excluded.mark`,
+    UPSERT_DONATION,
     environment,
     d.resource.id,
     attributes.bulkId ?? null,
