@@ -40,6 +40,19 @@ function sameAnswer<T>(shown: T | null, read: T): T {
   return shown !== null && JSON.stringify(shown) === JSON.stringify(read) ? shown : read;
 }
 
+/** The declined donations listed: open ones first, as many as are shown. */
+const readDeclined = () =>
+  desk['donations.page']({ status: 'DECLINED', order: 'openFirst', offset: 0, limit: DECLINED_SHOWN });
+
+/** What the page shows first (every upload, every status, its first page), asked for together. */
+function readFirst() {
+  return {
+    page: desk['donations.page']({ offset: 0, limit: PAGE }),
+    declined: readDeclined(),
+    summary: desk['donations.summary']({}),
+  };
+}
+
 /** Reconcile: every donation of the uploads followed to the end of its life, declined ones put right. */
 export default function ReconcilePage() {
   // Only the page on screen and the declined list come from main, filtered and counted by SQL.
@@ -58,15 +71,25 @@ export default function ReconcilePage() {
   /** Bumped to read the page, the declined list and the totals again (after a change or a refresh). */
   const [version, setVersion] = useState(0);
   const reloadCached = useCallback(() => setVersion((v) => v + 1), []);
+  // The first page, the declined list and the totals are asked for as the page is first drawn, all
+  // at once, rather than once it is on screen; each is used once, by the first reading below.
+  const [firstReads] = useState(readFirst);
+  const firstUsed = useRef({ page: false, declined: false });
 
   useEffect(() => {
     let live = true;
-    void desk['donations.page']({
-      ...(bulk ? { bulk: bulk === NO_BULK ? null : bulk } : {}),
-      ...(status ? { status } : {}),
-      offset: page * PAGE,
-      limit: PAGE,
-    }).then((r) => {
+    const first = !firstUsed.current.page && version === 0 && !bulk && !status && page === 0;
+    firstUsed.current.page = true;
+    void (
+      first
+        ? firstReads.page
+        : desk['donations.page']({
+            ...(bulk ? { bulk: bulk === NO_BULK ? null : bulk } : {}),
+            ...(status ? { status } : {}),
+            offset: page * PAGE,
+            limit: PAGE,
+          })
+    ).then((r) => {
       if (!live) return;
       if (!r.ok) return setError(r.error.message);
       // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
@@ -80,27 +103,24 @@ export default function ReconcilePage() {
     return () => {
       live = false;
     };
-  }, [bulk, status, page, version]);
+  }, [bulk, status, page, version, firstReads]);
 
   useEffect(() => {
     let live = true;
-    void desk['donations.page']({
-      status: 'DECLINED',
-      order: 'openFirst',
-      offset: 0,
-      limit: DECLINED_SHOWN,
-    }).then((r) => {
+    const first = !firstUsed.current.declined && version === 0;
+    firstUsed.current.declined = true;
+    void (first ? firstReads.declined : readDeclined()).then((r) => {
       if (!live) return;
       if (r.ok) setDeclinedPage((shown) => sameAnswer(shown, r.value));
       else setError(r.error.message);
     });
-    void desk['donations.summary']({}).then(
+    void (first ? firstReads.summary : desk['donations.summary']({})).then(
       (s) => live && s.ok && setSummary((shown) => sameAnswer(shown, s.value)),
     );
     return () => {
       live = false;
     };
-  }, [version]);
+  }, [version, firstReads]);
 
   useEffect(
     () =>
