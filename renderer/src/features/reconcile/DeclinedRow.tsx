@@ -108,11 +108,8 @@ export const DECLINED_ROWS_SX = (theme: Theme) => ({
   },
   '& .dd-declined-what': { ...(theme.typography.body1 as object), margin: 0, flexGrow: 1 },
   '& .dd-declined-reasons': { margin: 0, paddingLeft: theme.spacing(2.5) },
-  '& .dd-declined-note': {
-    ...(theme.typography.body1 as object),
-    margin: 0,
-    color: theme.palette.text.secondary,
-  },
+  // As the Typography it replaces drew it (its colour prop there named no colour it knows).
+  '& .dd-declined-note': { ...(theme.typography.body1 as object), margin: 0 },
   '& .dd-declined-actions': { display: 'flex', flexDirection: 'row', gap: theme.spacing(1) },
   '& .dd-declined-elsewhere': {
     display: 'flex',

@@ -71,11 +71,8 @@ const TABLE_SX = (theme: Theme) => ({
     '&:hover': { backgroundColor: alpha(theme.palette.primary.main, theme.palette.action.hoverOpacity) },
   },
   '& .dd-state': { fontWeight: 600 },
-  '& .dd-sub': {
-    ...(theme.typography.body2 as object),
-    margin: 0,
-    color: theme.palette.text.secondary,
-  },
+  // As the Typography it replaces drew it (its colour prop there named no colour it knows: the cell's).
+  '& .dd-sub': { ...(theme.typography.body2 as object), margin: 0 },
 });
 
 interface Props {
