@@ -44,12 +44,15 @@ function sameAnswer<T>(shown: T | null, read: T): T {
 const readDeclined = () =>
   desk['donations.page']({ status: 'DECLINED', order: 'openFirst', offset: 0, limit: DECLINED_SHOWN });
 
-/** What the page shows first (every upload, every status, its first page), asked for together. */
+/**
+ * What the page shows first (every upload, every status, its first page), asked for together; the
+ * page and the totals before the declined list, the longest answer, which main makes after them.
+ */
 function readFirst() {
   return {
     page: desk['donations.page']({ offset: 0, limit: PAGE }),
-    declined: readDeclined(),
     summary: desk['donations.summary']({}),
+    declined: readDeclined(),
   };
 }
 
