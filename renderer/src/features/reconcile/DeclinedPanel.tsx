@@ -37,7 +37,7 @@ const isOpen = (d: DonationView) => isOpenResolution(d.resolution);
 type Action = { kind: DeclinedAction; donation: DonationView } | null;
 
 /** Declined donations drawn at once; more follow as the list nears the window, this many at a time. */
-const FIRST_ROWS = 30;
+const FIRST_ROWS = 10;
 const MORE_ROWS = 100;
 
 interface Props {
