@@ -4,6 +4,7 @@
  */
 import {
   countParts,
+  OPEN,
   ORDER_BY,
   whereOf,
   type DonationFilter,
@@ -20,9 +21,10 @@ import type { StoredDonation } from './storedDonation';
  * service's order within what it sent at once), so pages never overlap.
  */
 export function page(s: DonationScope, query: DonationQuery): StoredDonation[] {
-  const { where, params } = whereOf(s.environment, query);
   const limit = Math.max(0, Math.min(query.limit, 10_000));
   const offset = Math.max(0, query.offset ?? 0);
+  if (query.order === 'openFirst' && !query.after) return openFirst(s, query, limit, offset);
+  const { where, params } = whereOf(s.environment, query);
   const clauses = [where];
   const after = query.after ? [query.after.firstSeenAt, query.after.firstSeenAt, query.after.seq] : [];
   if (query.after) clauses.push('(first_seen_at > ? OR (first_seen_at = ? AND rowid > ?))');
@@ -36,6 +38,37 @@ export function page(s: DonationScope, query: DonationQuery): StoredDonation[] {
       offset,
     )
     .map(fromRow);
+}
+
+/**
+ * Declined ones neither replaced nor dismissed first, each part in the order first seen: read as
+ * two parts, each in its index's order. One query ordered by openness sorted every declined
+ * donation with its whole record to give the first few hundred (a quarter of a second at 20,000).
+ */
+function openFirst(s: DonationScope, query: DonationQuery, limit: number, offset: number): StoredDonation[] {
+  const { where, params } = whereOf(s.environment, query);
+  const part = (which: string, n: number, skip: number): StoredDonation[] =>
+    n === 0
+      ? []
+      : s.db
+          .all<DonationRow>(
+            `${SELECT_DONATION} WHERE ${where} AND ${which} ORDER BY ${ORDER_BY.firstSeen} LIMIT ? OFFSET ?`,
+            ...params,
+            n,
+            skip,
+          )
+          .map(fromRow);
+  const open = part(OPEN, limit, offset);
+  if (open.length === limit) return open;
+  // The open ones the offset went past: all of them when this page holds some, else counted.
+  const openCount =
+    open.length > 0 || offset === 0
+      ? offset + open.length
+      : Number(
+          s.db.get<{ n: number }>(`SELECT count(*) AS n FROM donation WHERE ${where} AND ${OPEN}`, ...params)
+            ?.n ?? 0,
+        );
+  return [...open, ...part(`NOT ${OPEN}`, limit - open.length, Math.max(0, offset - openCount))];
 }
 
 /** Where a page that ended with this donation continues (for `after`). */

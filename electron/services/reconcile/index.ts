@@ -23,6 +23,7 @@ import { listDonationsOf } from './donationListing';
 import { donationsPage, donationsReport, donationsSummary } from './donationPages';
 import { refreshDonations, startBackgroundRefresh } from './donationRefresh';
 import { localLedgerSharing, type LedgerSharing } from './ledgerSharing';
+import { readLedgerSummaryView } from './ledgerView';
 import { createRuntime } from './reconcileContext';
 import { checkReplacementRows, replacementsInUploads } from './replacements';
 import { createSingleDonation } from './singleDonation';
@@ -70,6 +71,11 @@ export function createReconcileServices(deps: ReconcileDeps): ReconcileServices 
   const rt = createRuntime({ ...deps, sharing: deps.sharing ?? localLedgerSharing });
   const refresh = (input: ChannelInput<'donations.refresh'>) => refreshDonations(rt, input);
   const background = startBackgroundRefresh(rt, deps.backgroundMs ?? 0, refresh);
+  // The app reads the ledger's summaries once as it starts (they are kept until the ledger
+  // changes): at a year of history that takes most of a second, which the first visit to Reconcile
+  // would otherwise wait for. A command-line run reads them only when a command needs them.
+  if (deps.backgroundMs)
+    setTimeout(() => void readLedgerSummaryView(rt.ledgerDir).catch(() => undefined), 0).unref();
 
   return {
     causesThatCannotReceive: async () => {

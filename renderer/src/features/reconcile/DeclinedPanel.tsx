@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DECLINED_ROWS_SX, DeclinedRow, type DeclinedAction } from './DeclinedRow';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
@@ -10,41 +10,14 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { isOpenResolution, type DonationView } from '../../../../shared/contract/reconcileChannels';
 import { formatMinor, minorToMajorString, parseAmount } from '../../../../shared/amounts';
 import { checkRecipientId } from '../../../../shared/donation';
-import { codeWord, count, withCode } from '../../../../shared/i18n';
+import { codeWord, count } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
-import { dateTime, dayWords } from '../../lib/dates';
 import { OPEN_WORKSPACE_KEY } from '../../app/routes';
 import { RecipientField } from './RecipientField';
-
-/** The attribute a decline's pointer names, in words a person uses. */
-function attributeOf(pointer: string): string {
-  const field = pointer.replace(/^.*\/attributes\//, '').replace(/\//g, '.');
-  const names: Record<string, string> = {
-    'destination.recipientId': 'recipient',
-    'destination.foundationId': 'foundation',
-    'funds.amount': 'amount',
-    'funds.currencyCode': 'currency',
-  };
-  return names[field] ?? (field || 'the donation as a whole');
-}
-
-/** One of the service's reasons for a decline, in plain words; its code and status in the tooltip. */
-function Reason({ e }: { e: DonationView['errors'][number] }) {
-  const code = e.code || 'DECLINED';
-  return (
-    <Tooltip
-      title={`${withCode(e.title || codeWord(code), code)}${e.detail ? `: ${e.detail}` : ''}${e.status ? `; status ${e.status}` : ''}; about the ${attributeOf(e.pointer)}`}
-      describeChild
-    >
-      <span data-testid="decline-reason">{codeWord(code)}</span>
-    </Tooltip>
-  );
-}
 
 /** Reasons that are about the recipient itself: another cause is the fix. */
 const aboutRecipient = (d: DonationView): boolean =>
@@ -61,45 +34,11 @@ const MAYBE_MADE = new Set(['AMBIGUOUS', 'BAD_RESPONSE']);
 /** Open: neither replaced nor dismissed (a correction whose answer never came may not exist). */
 const isOpen = (d: DonationView) => isOpenResolution(d.resolution);
 
-/**
- * A correction sent with no answer back: look for it among every donation of the account, or, once
- * that found nothing (or when the person is sure), send it again.
- */
-function ReplacingActions(props: {
-  at: string;
-  /** When every donation was read after the correction was sent, and it was not there. */
-  searched: string | null;
-  busy: boolean;
-  onSearchAll?(): void;
-  onRetry(): void;
-}) {
-  return (
-    <Stack spacing={0.5} sx={{ maxWidth: 380 }}>
-      <Typography color={props.searched ? 'text.primary' : 'warning.dark'} data-testid="resolution">
-        {props.searched
-          ? `Not among every donation of the account, read from ${dateTime(props.searched)}: the correction sent ${dateTime(props.at)} was not made, so sending it again is safe.`
-          : `A correction sent ${dateTime(props.at)} got no answer: the service may have made it.`}
-      </Typography>
-      <Stack direction="row" spacing={1}>
-        {props.onSearchAll && !props.searched && (
-          <Button size="small" onClick={props.onSearchAll} disabled={props.busy}>
-            Look for it at the service
-          </Button>
-        )}
-        <Button
-          size="small"
-          variant={props.searched ? 'contained' : 'outlined'}
-          onClick={props.onRetry}
-          disabled={props.busy}
-        >
-          {props.searched ? 'Send it again' : 'Send again anyway'}
-        </Button>
-      </Stack>
-    </Stack>
-  );
-}
+type Action = { kind: DeclinedAction; donation: DonationView } | null;
 
-type Action = { kind: 'correct' | 'dismiss' | 'retry'; donation: DonationView } | null;
+/** Declined donations drawn at once; more follow as the list nears the window, this many at a time. */
+const FIRST_ROWS = 10;
+const MORE_ROWS = 100;
 
 interface Props {
   /** The declined donations listed (open ones first when there are more than fit). */
@@ -130,24 +69,6 @@ export function correctedWords(
   replacement: Pick<DonationView, 'amount' | 'currencyCode' | 'recipientId'>,
 ): string {
   return `A corrected donation of ${formatMinor(replacement.amount, replacement.currencyCode)} to ${replacement.recipientId} was created. The declined one stays as the service keeps it, marked replaced; it no longer counts in the totals.`;
-}
-
-/** A replaced declined donation, named by what replaced it (its id stays in the details). */
-export function replacedWords(
-  resolution: { at: string; replacementId: string; by?: string },
-  replacement: Pick<DonationView, 'amount' | 'currencyCode' | 'recipientId'> | undefined,
-): string {
-  const who = resolution.by ? ` by ${resolution.by}` : '';
-  const what = replacement
-    ? `a new donation of ${formatMinor(replacement.amount, replacement.currencyCode)} to ${replacement.recipientId}`
-    : 'a new donation';
-  return `Replaced${who} ${dayWords(resolution.at)} with ${what}.`;
-}
-
-/** A colleague's correction of a declined donation, as the team database has it. */
-function elsewhereText(c: NonNullable<DonationView['correctionElsewhere']>): string {
-  if (c.state === 'done') return `Replaced by ${c.by}${c.replacementId ? ` (${c.replacementId})` : ''}`;
-  return `Being corrected by ${c.by}${c.computer ? ` (${c.computer})` : ''}`;
 }
 
 export function DeclinedPanel({
@@ -181,16 +102,39 @@ export function DeclinedPanel({
     () => new Map((replacementsShown ?? []).map((d) => [d.id, d])),
     [replacementsShown],
   );
+  /** By reason, the commonest first; each group with where its rows start in the order shown. */
   const groups = useMemo(() => {
     const byCode = new Map<string, DonationView[]>();
     for (const d of donations) {
       const code = d.errors[0]?.code || 'UNSPECIFIED';
-      byCode.set(code, [...(byCode.get(code) ?? []), d]);
+      const list = byCode.get(code);
+      if (list) list.push(d);
+      else byCode.set(code, [d]);
     }
-    return [...byCode.entries()].sort((a, b) => b[1].length - a[1].length);
+    const sorted = [...byCode.entries()].sort((a, b) => b[1].length - a[1].length);
+    const starts = sorted.map((_, i) => sorted.slice(0, i).reduce((n, [, list]) => n + list.length, 0));
+    return sorted.map(([code, list], i) => [code, list, starts[i] ?? 0] as const);
   }, [donations]);
 
-  function open(kind: NonNullable<Action>['kind'], donation: DonationView) {
+  // What is in view first: the first rows at once, the next ones as the list comes near the window
+  // (or the keyboard moves into it), so a long list does not hold up the page under it.
+  const [shown, setShown] = useState(FIRST_ROWS);
+  const more = useRef<HTMLDivElement | null>(null);
+  const showMore = useCallback(
+    () => setShown((n) => (n < donations.length ? n + MORE_ROWS : n)),
+    [donations.length],
+  );
+  useEffect(() => {
+    const sentinel = more.current;
+    if (!sentinel || typeof IntersectionObserver === 'undefined') return;
+    const watch = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && showMore(), {
+      rootMargin: '400px 0px',
+    });
+    watch.observe(sentinel);
+    return () => watch.disconnect();
+  }, [showMore, shown]);
+
+  const open = useCallback((kind: NonNullable<Action>['kind'], donation: DonationView) => {
     setAction({ kind, donation });
     setDialogOpen(true);
     // Sending again means sending what was sent before, as it was fixed then.
@@ -202,7 +146,7 @@ export function DeclinedPanel({
     );
     setReason('');
     setError(null);
-  }
+  }, []);
 
   async function submit() {
     if (!action) return;
@@ -257,15 +201,18 @@ export function DeclinedPanel({
    */
   const fixable = (d: DonationView) => !d.resolution && !d.inUpload && !d.correctionElsewhere;
   const chosen = donations.filter((d) => fixable(d) && picked.has(d.id));
-  const toggle = (ids: string[], on: boolean) =>
-    setPicked((p) => {
-      const next = new Set(p);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    });
+  const toggle = useCallback(
+    (ids: string[], on: boolean) =>
+      setPicked((p) => {
+        const next = new Set(p);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return next;
+      }),
+    [],
+  );
 
   /** The chosen ones go to a new Prepare workspace, to be fixed with the grid's tools and sent as one bulk file. */
   async function fixInGrid() {
@@ -283,7 +230,14 @@ export function DeclinedPanel({
   const open_ = counts?.open ?? donations.filter(isOpen).length;
   const total = counts?.total ?? donations.length;
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="declined-title">
+    <Paper
+      variant="outlined"
+      sx={[{ p: 2 }, DECLINED_ROWS_SX]}
+      component="section"
+      aria-labelledby="declined-title"
+      // Moving through the list from the keyboard draws the rows ahead of it.
+      onFocus={shown < donations.length ? showMore : undefined}
+    >
       <Typography variant="h2" id="declined-title" gutterBottom>
         Declined donations: {open_} open of {total}
       </Typography>
@@ -335,7 +289,7 @@ export function DeclinedPanel({
           {gridError}
         </Alert>
       )}
-      {groups.map(([code, list]) => (
+      {groups.map(([code, list, first]) => (
         <Stack key={code} spacing={1} sx={{ mt: 2 }}>
           <Stack direction="row" sx={{ alignItems: 'center' }}>
             <Checkbox
@@ -359,88 +313,31 @@ export function DeclinedPanel({
               {codeWord(code)} · {count(list.length, 'donation')}
             </Typography>
           </Stack>
-          {list.map((d) => {
-            return (
-              <Stack
+          {list.map((d, i) =>
+            first + i < shown ? (
+              <DeclinedRow
                 key={d.id}
-                direction={{ xs: 'column', md: 'row' }}
-                spacing={2}
-                sx={{ alignItems: { md: 'center' }, borderTop: 1, borderColor: 'divider', pt: 1 }}
-                data-testid="declined-donation"
-              >
-                <Checkbox
-                  slotProps={{
-                    input: {
-                      'aria-label': `Select ${formatMinor(d.amount, d.currencyCode)} to ${d.recipientId}`,
-                    },
-                  }}
-                  checked={fixable(d) && picked.has(d.id)}
-                  disabled={!fixable(d)}
-                  onChange={(e) => toggle([d.id], e.target.checked)}
-                />
-                <Typography component="div" sx={{ flexGrow: 1 }}>
-                  <strong>{formatMinor(d.amount, d.currencyCode)}</strong> to {d.recipientId}
-                  {d.row ? ` (row ${d.row.rowNumber ?? 'new'})` : ''}:{' '}
-                  {d.errors.length === 0 && 'no reason given'}
-                  {d.errors.length === 1 && <Reason e={d.errors[0]!} />}
-                  {d.errors.length > 1 && (
-                    <Box component="ul" sx={{ m: 0, pl: 2.5 }} data-testid="decline-reasons">
-                      {d.errors.map((e, i) => (
-                        <li key={i}>
-                          <Reason e={e} />
-                        </li>
-                      ))}
-                    </Box>
-                  )}
-                </Typography>
-                {d.resolution?.kind === 'replacing' ? (
-                  <ReplacingActions
-                    at={d.resolution.at}
-                    searched={!!searchedAllAt && searchedAllAt > d.resolution.at ? searchedAllAt : null}
-                    busy={busyListing}
-                    {...(onSearchAll ? { onSearchAll } : {})}
-                    onRetry={() => open('retry', d)}
-                  />
-                ) : d.resolution ? (
-                  <Typography color="text.secondary" data-testid="resolution">
-                    {d.resolution.kind === 'replaced'
-                      ? replacedWords(d.resolution, replacements.get(d.resolution.replacementId))
-                      : d.resolution.by
-                        ? `Dismissed by ${d.resolution.by}: ${d.resolution.reason}`
-                        : `Dismissed: ${d.resolution.reason}`}
-                  </Typography>
-                ) : d.inUpload ? (
-                  <Typography color="text.secondary" data-testid="resolution">
-                    Being replaced by the upload of “{d.inUpload.workspaceName}”
-                  </Typography>
-                ) : d.correctionElsewhere ? (
-                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                    <Typography
-                      color="text.secondary"
-                      data-testid="correction-elsewhere"
-                      id={`elsewhere-${d.id}`}
-                    >
-                      {elsewhereText(d.correctionElsewhere)}
-                    </Typography>
-                    <Button size="small" disabled aria-describedby={`elsewhere-${d.id}`}>
-                      Correct
-                    </Button>
-                  </Stack>
-                ) : (
-                  <Stack direction="row" spacing={1}>
-                    <Button size="small" onClick={() => open('correct', d)}>
-                      Correct
-                    </Button>
-                    <Button size="small" variant="outlined" onClick={() => open('dismiss', d)}>
-                      Dismiss
-                    </Button>
-                  </Stack>
-                )}
-              </Stack>
-            );
-          })}
+                d={d}
+                fixable={fixable(d)}
+                picked={picked.has(d.id)}
+                replacement={
+                  d.resolution?.kind === 'replaced' ? replacements.get(d.resolution.replacementId) : undefined
+                }
+                searched={
+                  d.resolution?.kind === 'replacing' && !!searchedAllAt && searchedAllAt > d.resolution.at
+                    ? searchedAllAt
+                    : null
+                }
+                busyListing={busyListing}
+                onSearchAll={onSearchAll}
+                onOpen={open}
+                onToggle={toggle}
+              />
+            ) : null,
+          )}
         </Stack>
       ))}
+      {shown < donations.length && <div ref={more} data-testid="declined-more" aria-hidden />}
       <Dialog
         open={dialogOpen}
         onClose={close}

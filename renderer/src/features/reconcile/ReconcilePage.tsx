@@ -6,25 +6,20 @@ import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ChannelResponse, EventPayload } from '../../../../shared/contract';
 import type { DonationStatus, DonationView } from '../../../../shared/contract/reconcileChannels';
-import { formatMinor } from '../../../../shared/amounts';
 import { count, donationStatusWord } from '../../../../shared/i18n';
 import { desk } from '../../app/deskClient';
 import { DeclinedPanel } from './DeclinedPanel';
-import { DonationDetails, StateWord } from './DonationDetails';
+import { DonationDetails } from './DonationDetails';
+import { DonationTable } from './DonationTable';
 import { MonthReport } from './MonthReport';
 import { SingleDonationDialog } from './SingleDonationDialog';
 import { StatusTotals } from './StatusTotals';
-import { STATUSES, sentElsewhereNote, shortTime, time } from './statusLook';
+import { STATUSES, sentElsewhereNote, time } from './statusLook';
 import { ScrollRegion } from '../../components/ScrollRegion';
 
 type Summary = ChannelResponse<'donations.summary'>;
@@ -36,6 +31,30 @@ const NO_BULK = '(none)';
 const PAGE = 50;
 /** Declined donations listed at most (open ones first); the heading counts all of them. */
 const DECLINED_SHOWN = 500;
+
+/**
+ * What was shown when a reload brings the same answer (a refresh that changed nothing, as the month
+ * report's own): nothing is drawn again.
+ */
+function sameAnswer<T>(shown: T | null, read: T): T {
+  return shown !== null && JSON.stringify(shown) === JSON.stringify(read) ? shown : read;
+}
+
+/** The declined donations listed: open ones first, as many as are shown. */
+const readDeclined = () =>
+  desk['donations.page']({ status: 'DECLINED', order: 'openFirst', offset: 0, limit: DECLINED_SHOWN });
+
+/**
+ * What the page shows first (every upload, every status, its first page), asked for together; the
+ * page and the totals before the declined list, the longest answer, which main makes after them.
+ */
+function readFirst() {
+  return {
+    page: desk['donations.page']({ offset: 0, limit: PAGE }),
+    summary: desk['donations.summary']({}),
+    declined: readDeclined(),
+  };
+}
 
 /** Reconcile: every donation of the uploads followed to the end of its life, declined ones put right. */
 export default function ReconcilePage() {
@@ -55,21 +74,31 @@ export default function ReconcilePage() {
   /** Bumped to read the page, the declined list and the totals again (after a change or a refresh). */
   const [version, setVersion] = useState(0);
   const reloadCached = useCallback(() => setVersion((v) => v + 1), []);
+  // The first page, the declined list and the totals are asked for as the page is first drawn, all
+  // at once, rather than once it is on screen; each is used once, by the first reading below.
+  const [firstReads] = useState(readFirst);
+  const firstUsed = useRef({ page: false, declined: false });
 
   useEffect(() => {
     let live = true;
-    void desk['donations.page']({
-      ...(bulk ? { bulk: bulk === NO_BULK ? null : bulk } : {}),
-      ...(status ? { status } : {}),
-      offset: page * PAGE,
-      limit: PAGE,
-    }).then((r) => {
+    const first = !firstUsed.current.page && version === 0 && !bulk && !status && page === 0;
+    firstUsed.current.page = true;
+    void (
+      first
+        ? firstReads.page
+        : desk['donations.page']({
+            ...(bulk ? { bulk: bulk === NO_BULK ? null : bulk } : {}),
+            ...(status ? { status } : {}),
+            offset: page * PAGE,
+            limit: PAGE,
+          })
+    ).then((r) => {
       if (!live) return;
       if (!r.ok) return setError(r.error.message);
       // A reload (a background refresh) may leave fewer rows than the page shown: its last page then.
       const last = Math.max(0, Math.ceil(r.value.total / PAGE) - 1);
       if (page > last) return setPage(last);
-      setRows(r.value);
+      setRows((shown) => sameAnswer(shown, r.value));
       setLastRefreshAt(r.value.lastRefreshAt);
       // The chosen donation as last read, so its states seen follow a refresh.
       setSelected((current) => (current && r.value.donations.find((d) => d.id === current.id)) ?? current);
@@ -77,25 +106,24 @@ export default function ReconcilePage() {
     return () => {
       live = false;
     };
-  }, [bulk, status, page, version]);
+  }, [bulk, status, page, version, firstReads]);
 
   useEffect(() => {
     let live = true;
-    void desk['donations.page']({
-      status: 'DECLINED',
-      order: 'openFirst',
-      offset: 0,
-      limit: DECLINED_SHOWN,
-    }).then((r) => {
+    const first = !firstUsed.current.declined && version === 0;
+    firstUsed.current.declined = true;
+    void (first ? firstReads.declined : readDeclined()).then((r) => {
       if (!live) return;
-      if (r.ok) setDeclinedPage(r.value);
+      if (r.ok) setDeclinedPage((shown) => sameAnswer(shown, r.value));
       else setError(r.error.message);
     });
-    void desk['donations.summary']({}).then((s) => live && s.ok && setSummary(s.value));
+    void (first ? firstReads.summary : desk['donations.summary']({})).then(
+      (s) => live && s.ok && setSummary((shown) => sameAnswer(shown, s.value)),
+    );
     return () => {
       live = false;
     };
-  }, [version]);
+  }, [version, firstReads]);
 
   useEffect(
     () =>
@@ -160,16 +188,19 @@ export default function ReconcilePage() {
     () => new Map((summary?.uploads ?? []).map((u) => [u.workspaceId, u.workspaceName])),
     [summary],
   );
-  const sourceRow = (d: DonationView): string => {
-    if (d.row) {
-      return `row ${d.row.rowNumber ?? 'new'}${
-        workspaceNames.has(d.row.workspaceId) ? ` of “${workspaceNames.get(d.row.workspaceId)}”` : ''
-      }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`;
-    }
-    // Team mode: a colleague's upload keeps its rows on the computer that sent it.
-    const from = d.bulkId ? uploadOfBulk.get(d.bulkId)?.sentElsewhere : null;
-    return from ? `on ${from.by}’s computer` : '—';
-  };
+  const sourceRow = useCallback(
+    (d: DonationView): string => {
+      if (d.row) {
+        return `row ${d.row.rowNumber ?? 'new'}${
+          workspaceNames.has(d.row.workspaceId) ? ` of “${workspaceNames.get(d.row.workspaceId)}”` : ''
+        }${d.row.method === 'fingerprint' ? ' (by content)' : ''}`;
+      }
+      // Team mode: a colleague's upload keeps its rows on the computer that sent it.
+      const from = d.bulkId ? uploadOfBulk.get(d.bulkId)?.sentElsewhere : null;
+      return from ? `on ${from.by}’s computer` : '—';
+    },
+    [uploadOfBulk, workspaceNames],
+  );
   const bulkLabel = (bulkId: string) => {
     const upload = uploadOfBulk.get(bulkId);
     if (!upload) return bulkId;
@@ -293,107 +324,13 @@ export default function ReconcilePage() {
         >
           <Box sx={{ minWidth: 0 }}>
             <ScrollRegion label="Donations, by recipient">
-              <Table
-                size="small"
-                aria-label="Donations"
-                sx={{ tableLayout: 'fixed', width: '100%', minWidth: 560 }}
-              >
-                <TableHead>
-                  <TableRow>
-                    <TableCell sx={{ width: '18%' }}>Recipient</TableCell>
-                    <TableCell align="right" sx={{ width: '15%' }}>
-                      Amount
-                    </TableCell>
-                    <TableCell sx={{ width: '18%' }}>Donor</TableCell>
-                    <TableCell sx={{ width: '23%' }}>State</TableCell>
-                    <TableCell sx={{ width: '26%' }}>From</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {pageRows.map((d) => (
-                    <TableRow
-                      key={d.id}
-                      hover
-                      selected={selected?.id === d.id}
-                      onClick={() => setSelected(d)}
-                      data-testid="donation-row"
-                      // One line per donation, so a laptop screen shows a dozen: what does not fit ends in "…"
-                      // and is said in full on hover and in the details.
-                      sx={{
-                        cursor: 'pointer',
-                        '& td': {
-                          py: 0.5,
-                          px: 1,
-                          lineHeight: 1.35,
-                          whiteSpace: 'nowrap',
-                          overflow: 'hidden',
-                          textOverflow: 'ellipsis',
-                        },
-                        '& td > *': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
-                      }}
-                    >
-                      <TableCell>
-                        <Button
-                          variant="text"
-                          size="small"
-                          onClick={() => setSelected(d)}
-                          sx={{ textTransform: 'none', p: 0, minWidth: 0, textAlign: 'left' }}
-                          aria-pressed={selected?.id === d.id}
-                        >
-                          {d.recipientId}
-                        </Button>
-                      </TableCell>
-                      <TableCell
-                        align="right"
-                        data-testid="donation-amount"
-                        sx={{ whiteSpace: 'nowrap', overflowWrap: 'normal !important' }}
-                      >
-                        {formatMinor(d.amount, d.currencyCode)}
-                      </TableCell>
-                      <TableCell title={d.donorName ?? undefined}>{d.donorName ?? '—'}</TableCell>
-                      <TableCell>
-                        <StateWord state={d.state} />
-                        <Typography
-                          variant="body2"
-                          color="text.secondary"
-                          title="Last update from the service"
-                        >
-                          {shortTime(d.statusLastUpdated)}
-                        </Typography>
-                      </TableCell>
-                      <TableCell>
-                        <Box data-testid="donation-bulk">
-                          {d.bulkId ? (
-                            <span
-                              title={`Bulk ${d.bulkId}${
-                                uploadOfBulk.get(d.bulkId)?.sentElsewhere
-                                  ? `, ${sentElsewhereNote(uploadOfBulk.get(d.bulkId)!)}`
-                                  : ''
-                              }`}
-                            >
-                              {uploadOfBulk.get(d.bulkId)?.workspaceName ?? d.bulkId}
-                            </span>
-                          ) : (
-                            'one by one'
-                          )}
-                        </Box>
-                        <Typography
-                          variant="body2"
-                          color="text.secondary"
-                          data-testid="donation-source-row"
-                          title={sourceRow(d)}
-                        >
-                          {d.row
-                            ? `row ${d.row.rowNumber ?? 'new'}${d.row.method === 'fingerprint' ? ' (by content)' : ''}`
-                            : sourceRow(d) === '—'
-                              ? ''
-                              : sourceRow(d)}
-                        </Typography>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <DonationTable
+                rows={pageRows}
+                selectedId={selected?.id ?? null}
+                onSelect={setSelected}
+                uploadOfBulk={uploadOfBulk}
+                sourceRow={sourceRow}
+              />
             </ScrollRegion>
             <TablePagination
               component="div"

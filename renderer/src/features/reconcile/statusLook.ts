@@ -38,15 +38,21 @@ export function currencyLabel(code: string): string {
 export const time = (iso: string | null): string => dateTime(iso);
 
 /** "Nov 25, 10:05 AM": short enough for a table cell; the full time is in the details. */
-export const shortTime = (iso: string | null): string =>
-  iso
-    ? new Date(iso).toLocaleString(undefined, {
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-      })
-    : '—';
+export const shortTime = (iso: string | null): string => {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? String(at) : shortFormat().format(at);
+};
+
+/** One formatter for every cell (as toLocaleString with these options, which makes one per call). */
+let short: Intl.DateTimeFormat | null = null;
+const shortFormat = (): Intl.DateTimeFormat =>
+  (short ??= new Intl.DateTimeFormat(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }));
 
 /** Team mode: "sent by alice from LAPTOP-7", for an upload another computer of the team sent; else null. */
 export function sentElsewhereNote(upload: {
