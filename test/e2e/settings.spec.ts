@@ -136,3 +136,21 @@ test('the Offline sandbox’s clock speed is shown, and its clock moves forward 
   });
   expect(((await refused.json()) as { ok: boolean; error: { code: string } }).error.code).toBe('NOT_OFFLINE');
 });
+
+test('a line meant to be secondary is drawn in the secondary text colour, apart from the words it explains', async ({
+  page,
+  bridge,
+}) => {
+  await openApp(page, bridge, 'settings');
+  const colourOf = (text: string) =>
+    page
+      .locator('#main')
+      .getByText(text, { exact: true })
+      .evaluate((el) => getComputedStyle(el).color);
+  const label = await colourOf('Offline sandbox');
+  const help = await colourOf(
+    'A practice copy of the giving service on this computer. Nothing leaves your machine.',
+  );
+  expect(label).toBe('rgba(0, 0, 0, 0.87)');
+  expect(help).toBe('rgba(0, 0, 0, 0.6)');
+});

@@ -7,7 +7,7 @@ export function AreaPage({ title, description }: { title: string; description: s
   return (
     <Stack spacing={2}>
       <Typography variant="h1">{title}</Typography>
-      <Typography color="text.secondary">{description}</Typography>
+      <Typography color="textSecondary">{description}</Typography>
       <Alert severity="info">This area is not available in this version yet.</Alert>
     </Stack>
   );

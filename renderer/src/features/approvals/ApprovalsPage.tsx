@@ -55,7 +55,7 @@ function ApprovalList() {
   return (
     <Stack spacing={2}>
       <Typography variant="h1">Approvals</Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Uploads prepared by someone on the team wait here until another person with the approver role approves
         or rejects them. The team database checks every decision: nobody approves their own upload.
       </Typography>
@@ -128,7 +128,7 @@ function ApprovalList() {
                     <Link href={`#/approvals/${encodeURIComponent(a.uploadId)}`} sx={{ fontWeight: 600 }}>
                       {a.workspaceName}
                     </Link>
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {environmentWord(a.environment)}
                     </Typography>
                   </TableCell>
@@ -137,7 +137,7 @@ function ApprovalList() {
                   </TableCell>
                   <TableCell>
                     {a.preparer}
-                    <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+                    <Typography variant="body2" color="textSecondary" sx={{ whiteSpace: 'nowrap' }}>
                       on {a.computer}
                     </Typography>
                   </TableCell>
@@ -151,12 +151,12 @@ function ApprovalList() {
                       <>
                         {a.decidedBy}
                         {a.decidedAt && (
-                          <Typography variant="body2" color="text.secondary">
+                          <Typography variant="body2" color="textSecondary">
                             {dateTime(a.decidedAt)}
                           </Typography>
                         )}
                         {a.reason && (
-                          <Typography variant="body2" color="text.secondary">
+                          <Typography variant="body2" color="textSecondary">
                             “{a.reason}”
                           </Typography>
                         )}

@@ -34,7 +34,7 @@ type Deciding = 'approve' | 'reject' | null;
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Box>
-      <Typography variant="body2" color="text.secondary" component="dt">
+      <Typography variant="body2" color="textSecondary" component="dt">
         {label}
       </Typography>
       <Typography component="dd" sx={{ m: 0, fontWeight: 600 }}>
@@ -214,7 +214,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         <Typography variant="h2" id="review-totals" sx={{ mb: 1 }}>
           Control totals
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
           {review.file.checked
             ? 'Computed on this computer from the file stored in the team database (its SHA-256 checked), beside what the preparer’s app declared.'
             : 'Only as the preparer’s app declared them: the file itself could not be read.'}
@@ -228,7 +228,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
             Largest recipients
           </Typography>
           {largest.length === 0 ? (
-            <Typography color="text.secondary">None recorded.</Typography>
+            <Typography color="textSecondary">None recorded.</Typography>
           ) : (
             <Table size="small" aria-labelledby="review-largest" data-testid="review-largest">
               <TableHead>
@@ -295,7 +295,7 @@ export function ReviewPage({ uploadId }: { uploadId: string }) {
         <Typography variant="h2" id="review-file" sx={{ mb: 1 }}>
           The file
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           A decision holds for exactly this file (SHA-256); any edit after it makes the approval void.
         </Typography>
         <Typography

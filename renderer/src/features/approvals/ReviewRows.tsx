@@ -56,7 +56,7 @@ export function ReviewRows({ rows }: { rows: readonly FileRow[] }) {
           control={<Switch checked={onlyFlagged} onChange={(e) => setOnlyFlagged(e.target.checked)} />}
           label="Only rows with a warning or already sent"
         />
-        <Typography role="status" data-testid="review-rows-shown" color="text.secondary">
+        <Typography role="status" data-testid="review-rows-shown" color="textSecondary">
           {shown.length === rows.length
             ? count(rows.length, 'row')
             : `${shown.length.toLocaleString()} of ${count(rows.length, 'row')}`}
@@ -173,7 +173,7 @@ export function ReviewRows({ rows }: { rows: readonly FileRow[] }) {
           </Box>
         </Box>
       </Box>
-      {shown.length === 0 && <Typography color="text.secondary">No row matches.</Typography>}
+      {shown.length === 0 && <Typography color="textSecondary">No row matches.</Typography>}
     </Stack>
   );
 }

@@ -143,7 +143,7 @@ export default function AuditPage() {
   return (
     <Stack spacing={2}>
       <Typography variant="h1">Audit</Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         {inTeam
           ? 'Who did what and when across the team (the team database’s trail): every import, cell edit, upload, approval, rejection, send, repair, correction, dismissal and settings change. Entries are never changed or removed.'
           : 'Who did what and when on this computer: every import, cell edit, upload, repair, correction, dismissal and settings change. Entries are never changed or removed.'}
@@ -251,7 +251,7 @@ export default function AuditPage() {
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{utc(entry.at)}</TableCell>
                   <TableCell>
                     {entry.person}
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {entry.computer}
                     </Typography>
                   </TableCell>
@@ -261,7 +261,7 @@ export default function AuditPage() {
                     {describeAuditEntry(entry)}
                     <details>
                       <summary>Details</summary>
-                      <Typography variant="body2" color="text.secondary" data-testid="audit-reported">
+                      <Typography variant="body2" color="textSecondary" data-testid="audit-reported">
                         {reportedByComputer(entry)}
                       </Typography>
                       <Box component="pre" sx={{ whiteSpace: 'pre-wrap', fontSize: 12, m: 0 }}>

@@ -42,7 +42,7 @@ export function TrailStatus() {
 
   if (state.kind === 'checking') {
     return (
-      <Typography role="status" color="text.secondary" data-testid="audit-trail-status">
+      <Typography role="status" color="textSecondary" data-testid="audit-trail-status">
         Checking that no entry was changed, removed or added from outside the app…
       </Typography>
     );

@@ -246,7 +246,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
       <Typography variant="h2" sx={{ fontSize: '1.4rem' }}>
         {file.fileName}: {count(rows.length, 'row')}
       </Typography>
-      <Typography color="text.secondary" role="status" data-testid="import-summary">
+      <Typography color="textSecondary" role="status" data-testid="import-summary">
         {count(toSend.length, 'row')} ready to send
         {removals ? ` (${removals} to remove)` : ''}; {withProblems} with problems.
       </Typography>
@@ -313,7 +313,7 @@ export function LocationImport({ knownReferenceIds, onChanged, onClose }: Props)
         <Button onClick={() => setMapped(false)}>Change the mapping</Button>
         <Button onClick={onClose}>Done</Button>
       </Stack>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         Rows with problems are not sent; fix a cell with Enter or a double click, undo and redo with Ctrl+Z
         and Ctrl+Y. Rows already applied are never sent twice.
       </Typography>

@@ -52,7 +52,7 @@ export function LocationMappingStep({ headers, samples, mapping, onChange, onCon
       <Typography variant="h2" sx={{ fontSize: '1.4rem' }}>
         Match the columns
       </Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Columns were matched by their headers. Check each one; columns left “not used” are ignored. Tags are
         written as Name=Value pairs separated by semicolons. An Action column with “remove” removes that
         location.

@@ -52,7 +52,7 @@ export default function LocationsPage() {
   return (
     <Stack spacing={2}>
       <Typography variant="h1">Locations</Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Your locations with their contacts and tags. The service has no list of locations, so this app keeps a
         register of those it has created or changed.
       </Typography>

@@ -151,7 +151,7 @@ export function FileOpener({ onOpened, pending, keepReader = false, onReading, o
           >
             Open a spreadsheet…
           </Button>
-          <Typography color="text.secondary">
+          <Typography color="textSecondary">
             or drop one here: Excel (xlsx, xlsm, xls), OpenDocument (ods), CSV, TSV or text. Your file is
             never changed.
           </Typography>

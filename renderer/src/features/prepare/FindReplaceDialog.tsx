@@ -114,7 +114,7 @@ export function FindReplaceDialog({ open, headers, rows, from, onClose, onFound,
               label="Whole cell"
             />
           </Stack>
-          <Typography role="status" aria-live="polite" color="text.secondary">
+          <Typography role="status" aria-live="polite" color="textSecondary">
             {note}
           </Typography>
         </Stack>

@@ -155,7 +155,7 @@ export function MappingStep({
         </Alert>
       )}
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Typography color="text.secondary" sx={{ flexGrow: 1 }}>
+        <Typography color="textSecondary" sx={{ flexGrow: 1 }}>
           Suggestions are chosen from the column names and their first values. Change any choice below.
         </Typography>
         <Button
@@ -244,7 +244,7 @@ export function MappingStep({
                         title={s.reason}
                       />
                     ) : (
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         no match
                       </Typography>
                     )}

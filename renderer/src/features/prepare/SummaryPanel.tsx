@@ -28,7 +28,7 @@ function Stat({
 }) {
   return (
     <Box sx={{ minWidth: 72 }}>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Typography
@@ -85,7 +85,7 @@ function SummaryPanelView({ counts, totals, largest, moves = [] }: Props) {
             Valid donations per currency
           </Typography>
           {totals.length === 0 ? (
-            <Typography color="text.secondary">None yet.</Typography>
+            <Typography color="textSecondary">None yet.</Typography>
           ) : (
             totals.map((t) => (
               <Typography key={t.currencyCode} data-testid={`total-${t.currencyCode}`}>

@@ -50,9 +50,7 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!items) return null;
   if (items.length === 0) {
-    return (
-      <Typography color="text.secondary">No workspaces yet. Open a spreadsheet to start one.</Typography>
-    );
+    return <Typography color="textSecondary">No workspaces yet. Open a spreadsheet to start one.</Typography>;
   }
   return (
     <Paper variant="outlined">
@@ -100,7 +98,7 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
                         color="error"
                         sx={{ alignSelf: 'flex-start' }}
                       />
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         {item.unopenable}
                       </Typography>
                     </Stack>
@@ -117,7 +115,7 @@ export function WorkspaceList({ onOpen }: { onOpen: (id: string, repairIntentId?
                         color={standing.color}
                         data-testid="workspace-standing"
                       />
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         {standing.detail}
                       </Typography>
                       {repair && (

@@ -242,11 +242,11 @@ export function DeclinedPanel({
         Declined donations: {open_} open of {total}
       </Typography>
       {total > donations.length && (
-        <Typography color="text.secondary" gutterBottom data-testid="declined-shown">
+        <Typography color="textSecondary" gutterBottom data-testid="declined-shown">
           The first {count(donations.length, 'declined donation')} are listed, open ones first.
         </Typography>
       )}
-      <Typography color="text.secondary" gutterBottom>
+      <Typography color="textSecondary" gutterBottom>
         A declined donation cannot be changed. Correct it (a new donation is created and linked to it) or
         dismiss it with a reason; until then it stays open. To fix several together, tick them and open them
         in a grid: fill down, paste or find and replace there, then upload them as one bulk file.

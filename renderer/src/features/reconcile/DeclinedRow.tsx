@@ -69,7 +69,7 @@ function ReplacingActions(props: {
 }) {
   return (
     <Stack spacing={0.5} sx={{ maxWidth: 380 }}>
-      <Typography color={props.searched ? 'text.primary' : 'warning.dark'} data-testid="resolution">
+      <Typography data-testid="resolution">
         {props.searched
           ? `Not among every donation of the account, read from ${dateTime(props.searched)}: the correction sent ${dateTime(props.at)} was not made, so sending it again is safe.`
           : `A correction sent ${dateTime(props.at)} got no answer: the service may have made it.`}
@@ -109,7 +109,11 @@ export const DECLINED_ROWS_SX = (theme: Theme) => ({
   '& .dd-declined-what': { ...(theme.typography.body1 as object), margin: 0, flexGrow: 1 },
   '& .dd-declined-reasons': { margin: 0, paddingLeft: theme.spacing(2.5) },
   // As the Typography it replaces drew it (its colour prop there named no colour it knows).
-  '& .dd-declined-note': { ...(theme.typography.body1 as object), margin: 0 },
+  '& .dd-declined-note': {
+    ...(theme.typography.body1 as object),
+    margin: 0,
+    color: theme.palette.text.secondary,
+  },
   '& .dd-declined-actions': { display: 'flex', flexDirection: 'row', gap: theme.spacing(1) },
   '& .dd-declined-elsewhere': {
     display: 'flex',

@@ -46,7 +46,7 @@ export function DonationDetails(props: {
         {d ? `${formatMinor(d.amount, d.currencyCode)} to ${d.recipientId}` : 'Donation details'}
       </Typography>
       {!d ? (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           Select a donation to see its details and the states it went through.
         </Typography>
       ) : (

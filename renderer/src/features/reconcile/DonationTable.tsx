@@ -72,7 +72,7 @@ const TABLE_SX = (theme: Theme) => ({
   },
   '& .dd-state': { fontWeight: 600 },
   // As the Typography it replaces drew it (its colour prop there named no colour it knows: the cell's).
-  '& .dd-sub': { ...(theme.typography.body2 as object), margin: 0 },
+  '& .dd-sub': { ...(theme.typography.body2 as object), margin: 0, color: theme.palette.text.secondary },
 });
 
 interface Props {

@@ -167,7 +167,7 @@ export function MonthReport() {
             Per currency
           </Typography>
           {report.lines.length === 0 ? (
-            <Typography color="text.secondary">Nothing was sent in this month.</Typography>
+            <Typography color="textSecondary">Nothing was sent in this month.</Typography>
           ) : (
             <>
               <ScrollRegion label="Report table: per currency">
@@ -240,7 +240,7 @@ export function MonthReport() {
             Control totals per upload
           </Typography>
           {report.uploads.length === 0 ? (
-            <Typography color="text.secondary">No upload was made in this month.</Typography>
+            <Typography color="textSecondary">No upload was made in this month.</Typography>
           ) : (
             <>
               <ScrollRegion label="Report table: control totals per upload">
@@ -264,7 +264,7 @@ export function MonthReport() {
                       const uploadCell = (
                         <TableCell rowSpan={span} sx={{ verticalAlign: 'top' }}>
                           {u.workspaceName}
-                          <Typography variant="body2" color="text.secondary">
+                          <Typography variant="body2" color="textSecondary">
                             {utc(u.createdAt)}
                             {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
                             {u.declinedOpen > 0

@@ -94,12 +94,12 @@ export function RecipientField(props: {
         <li {...optionProps} key={o.id}>
           <Stack>
             <Typography>{o.name}</Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {[o.city, o.country].filter(Boolean).join(', ')} · {o.id}
             </Typography>
             {o.cannotReceive && (
               <Tooltip title={withCode(o.cannotReceive.reason, o.cannotReceive.code)} describeChild>
-                <Typography variant="body2" color="warning.dark" data-testid="cause-cannot-receive">
+                <Typography variant="body2" data-testid="cause-cannot-receive">
                   {cannotReceiveText(o.cannotReceive)}
                 </Typography>
               </Tooltip>

@@ -231,7 +231,7 @@ export default function ReconcilePage() {
         <Button variant="outlined" onClick={() => setCreating(true)}>
           New donation
         </Button>
-        <Typography color="text.secondary">Last refreshed: {time(lastRefreshAt)}</Typography>
+        <Typography color="textSecondary">Last refreshed: {time(lastRefreshAt)}</Typography>
       </Stack>
       <SingleDonationDialog open={creating} onClose={() => setCreating(false)} onCreated={reloadCached} />
       {job && (

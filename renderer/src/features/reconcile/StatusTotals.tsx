@@ -72,7 +72,7 @@ export function StatusTotals({ summary }: { summary: Summary }) {
         Where the donations stand
       </Typography>
       {currencies.length === 0 && (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           No donations read yet: press Refresh from the service after an upload.
         </Typography>
       )}
@@ -175,7 +175,7 @@ export function StatusTotals({ summary }: { summary: Summary }) {
           <Typography variant="h3" component="h3" sx={{ mt: 2 }} gutterBottom>
             Control totals per upload
           </Typography>
-          <Typography variant="body2" color="text.secondary" gutterBottom>
+          <Typography variant="body2" color="textSecondary" gutterBottom>
             {UPLOAD_CONTROL_RULE}
           </Typography>
           <ScrollRegion label="Control totals per upload, from the donations read">
@@ -196,7 +196,7 @@ export function StatusTotals({ summary }: { summary: Summary }) {
                   <TableRow key={u.uploadId}>
                     <TableCell sx={{ minWidth: 180 }}>
                       {u.workspaceName}
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         {time(u.createdAt)}
                         {sentElsewhereNote(u) ? ` · ${sentElsewhereNote(u)}` : ''}
                       </Typography>

@@ -76,7 +76,7 @@ export function ResultCard({ result, onOpen, onUseRecipient }: Props) {
             <Typography variant="h6" component="h2" id={headingId}>
               {result.title}
             </Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               By {creator}
               {result.creator_type ? ` (${result.creator_type})` : ''} · opportunity {result.id}
             </Typography>
@@ -91,7 +91,7 @@ export function ResultCard({ result, onOpen, onUseRecipient }: Props) {
             <Typography variant="body2">{result.description}</Typography>
             {lines.length + tagSnippets.length > 0 && (
               <Box sx={{ mt: 1 }} data-testid="snippets">
-                <Typography variant="caption" color="text.secondary">
+                <Typography variant="caption" color="textSecondary">
                   Matches
                 </Typography>
                 {[...lines, ...tagSnippets].map((s, i) => (

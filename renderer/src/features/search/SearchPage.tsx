@@ -135,7 +135,7 @@ export default function SearchPage() {
   return (
     <Stack spacing={2}>
       <Typography variant="h1">Search</Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Find giving opportunities by topic, optionally ranked near one of your locations.
       </Typography>
       <Box component="form" onSubmit={(e) => void submit(e)} role="search" aria-label="Giving opportunities">
@@ -207,7 +207,7 @@ export default function SearchPage() {
       {state.kind === 'searching' && (
         <Box role="status" aria-live="polite">
           <LinearProgress aria-label="Searching" />
-          <Typography sx={{ mt: 1 }} color="text.secondary">
+          <Typography sx={{ mt: 1 }} color="textSecondary">
             {state.slow
               ? 'Still searching: the service is slow to answer. You can keep waiting or change the topic.'
               : 'Searching…'}

@@ -72,7 +72,7 @@ export function SandboxClockPanel({ emulatorOnly = false }: { emulatorOnly?: boo
           <strong data-testid="sandbox-now">{dateTime(clock.now)}</strong>.
         </Typography>
       )}
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         A donation is decided (approved for payment or declined) a few minutes after it is accepted, and paid
         and cleared within about nine hours. Move the clock forward to see it happen now.
       </Typography>

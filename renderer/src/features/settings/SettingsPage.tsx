@@ -173,7 +173,7 @@ export function SettingsPage() {
                       </Typography>
                       <Typography
                         component="span"
-                        color="text.secondary"
+                        color="textSecondary"
                         variant="body2"
                         sx={{ display: 'block' }}
                       >
@@ -242,7 +242,7 @@ export function SettingsPage() {
       {/* Outside the environment's form too: its Save and Test connection are about the environment only. */}
       <DataPanel />
       {info && (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Donation Desk {info.version} ({info.mode === 'electron' ? 'desktop app' : 'browser mode'}). Your
           workspaces and settings are in <code>{info.dataDir}</code>.
         </Typography>

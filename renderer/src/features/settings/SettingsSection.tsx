@@ -43,7 +43,7 @@ export function SettingsSection({
           {title}
         </Typography>
         {description && (
-          <Typography variant={descriptionVariant} color="text.secondary">
+          <Typography variant={descriptionVariant} color="textSecondary">
             {description}
           </Typography>
         )}

@@ -111,7 +111,7 @@ function IntentName({ upload, intent }: { upload: UploadView; intent: IntentView
           <Typography variant="body2" sx={{ fontWeight: 500 }}>
             {intentNameWords(upload.workspaceName, intent)}
           </Typography>
-          <Typography variant="body2" color="text.secondary" data-testid="intent-sent">
+          <Typography variant="body2" color="textSecondary" data-testid="intent-sent">
             {intentSentWords(intent, dateTimeSeconds)} ·{' '}
             <Box
               component="span"
@@ -238,7 +238,7 @@ export default function UploadsPage() {
   return (
     <Stack spacing={2}>
       <Typography variant="h1">Uploads</Typography>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Each upload is followed until the service has processed it, also after the app restarts. You are told
         when one finishes.
       </Typography>
@@ -286,7 +286,7 @@ export default function UploadsPage() {
                 {u.workspaceName}
               </Typography>
               <Chip label={state.label} color={state.color} data-testid="upload-state" />
-              <Typography color="text.secondary">{dateTimeSeconds(u.createdAt)}</Typography>
+              <Typography color="textSecondary">{dateTimeSeconds(u.createdAt)}</Typography>
             </Stack>
             <Typography sx={{ mt: 1 }} data-testid="upload-totals">
               {count(u.rows, 'row')}: {totalsInWords(u.totals)}

@@ -60,7 +60,7 @@ export function AssignmentSection<K extends string>({
       <Typography variant="h3" id={`${id}-heading`} sx={{ fontSize: '1.2rem', mb: 1 }}>
         {title}
       </Typography>
-      {assigned ?? <Typography color="text.secondary">{emptyText}</Typography>}
+      {assigned ?? <Typography color="textSecondary">{emptyText}</Typography>}
       <PickKnown {...picker} busy={busy} />
       <CreateNew {...creator} busy={busy} />
     </Box>

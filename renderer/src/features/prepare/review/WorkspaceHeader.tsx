@@ -51,7 +51,7 @@ export const WorkspaceHeader = memo(function WorkspaceHeader({
           sx={{ minWidth: 280 }}
         />
         <Typography
-          color="text.secondary"
+          color="textSecondary"
           noWrap
           title={`${sourceFileLabel(source)} · headers in row ${source.headerRow}`}
           sx={{ flex: '1 1 0', minWidth: 120 }}
