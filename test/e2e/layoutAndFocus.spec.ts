@@ -163,3 +163,30 @@ test('at 200% zoom the grid still shows eight rows or more; the page scrolls ins
   });
   expect(inside).toBe(true);
 });
+
+test('every area’s code is loaded while the window is idle, so a first visit does not wait for it', async ({
+  page,
+  bridge,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await openApp(page, bridge, 'settings');
+  // Without opening any of them.
+  for (const area of [
+    'PreparePage',
+    'ReconcilePage',
+    'UploadsPage',
+    'SearchPage',
+    'LocationsPage',
+    'AuditPage',
+  ])
+    await expect
+      .poll(() => scripts.some((path) => path.includes(`/${area}-`)), { timeout: 15_000, message: area })
+      .toBe(true);
+  const before = scripts.length;
+  await page.getByRole('link', { name: 'Reconcile' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reconcile' })).toBeVisible();
+  expect(scripts.slice(before).filter((path) => path.includes('/ReconcilePage-'))).toEqual([]);
+});

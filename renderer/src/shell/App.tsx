@@ -26,13 +26,42 @@ const NAV_WIDTH = 200;
 /** Below this width (in CSS pixels, so 200% zoom on a 1280-pixel screen too) the side bar becomes a drawer. */
 export const NARROW_QUERY = '(max-width: 899.95px)';
 
-const PreparePage = lazy(() => import('../features/prepare/PreparePage'));
-const ReconcilePage = lazy(() => import('../features/reconcile/ReconcilePage'));
-const UploadsPage = lazy(() => import('../features/uploads/UploadsPage'));
-const SearchPage = lazy(() => import('../features/search/SearchPage'));
-const LocationsPage = lazy(() => import('../features/locations/LocationsPage'));
-const AuditPage = lazy(() => import('../features/audit/AuditPage'));
-const ApprovalsPage = lazy(() => import('../features/approvals/ApprovalsPage'));
+/** Each area's code, loaded the first time it is needed or, earlier, once the window is idle. */
+const areaCode = {
+  prepare: () => import('../features/prepare/PreparePage'),
+  reconcile: () => import('../features/reconcile/ReconcilePage'),
+  uploads: () => import('../features/uploads/UploadsPage'),
+  search: () => import('../features/search/SearchPage'),
+  locations: () => import('../features/locations/LocationsPage'),
+  audit: () => import('../features/audit/AuditPage'),
+  approvals: () => import('../features/approvals/ApprovalsPage'),
+};
+const PreparePage = lazy(areaCode.prepare);
+const ReconcilePage = lazy(areaCode.reconcile);
+const UploadsPage = lazy(areaCode.uploads);
+const SearchPage = lazy(areaCode.search);
+const LocationsPage = lazy(areaCode.locations);
+const AuditPage = lazy(areaCode.audit);
+const ApprovalsPage = lazy(areaCode.approvals);
+
+/**
+ * Once the first screen is drawn and nothing else is going on, every area's code is loaded, so the
+ * first visit to an area draws it without waiting for its code (it is all on this computer; a
+ * failure here only means the area loads when opened, as before).
+ */
+function useAreaCodeWhenIdle(): void {
+  useEffect(() => {
+    const load = (): void => {
+      for (const code of Object.values(areaCode)) void code().catch(() => undefined);
+    };
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(load, { timeout: 2_000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = window.setTimeout(load, 1_000);
+    return () => window.clearTimeout(id);
+  }, []);
+}
 
 function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 'welcome') => void }) {
   switch (area) {
@@ -74,6 +103,7 @@ export function App() {
   const areaLabel = area === 'welcome' ? 'Welcome' : (areas.find((a) => a.id === area)?.label ?? '');
   const mainElement = useCallback(() => document.getElementById('main'), []);
   useFocusOnArrival(area, mainElement);
+  useAreaCodeWhenIdle();
 
   useEffect(() => {
     document.title = pageTitle(areaLabel, titleDetail);
