@@ -45,21 +45,28 @@ const AuditPage = lazy(areaCode.audit);
 const ApprovalsPage = lazy(areaCode.approvals);
 
 /**
- * Once the first screen is drawn and nothing else is going on, every area's code is loaded, so the
- * first visit to an area draws it without waiting for its code (it is all on this computer; a
- * failure here only means the area loads when opened, as before).
+ * A few seconds after the first screen is drawn, when nothing else is going on, every area's code
+ * is loaded, so the first visit to an area draws it without waiting for its code (it is all on
+ * this computer; a failure here only means the area loads when opened, as before). Not at once: a
+ * person who goes straight to an area should not wait for the others' code.
  */
+const AREA_CODE_AFTER_MS = 3_000;
+
 function useAreaCodeWhenIdle(): void {
   useEffect(() => {
     const load = (): void => {
       for (const code of Object.values(areaCode)) void code().catch(() => undefined);
     };
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(load, { timeout: 2_000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = window.setTimeout(load, 1_000);
-    return () => window.clearTimeout(id);
+    let idle: number | null = null;
+    const timer = window.setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function')
+        idle = window.requestIdleCallback(load, { timeout: 2_000 });
+      else load();
+    }, AREA_CODE_AFTER_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (idle !== null) window.cancelIdleCallback(idle);
+    };
   }, []);
 }
 
