@@ -85,7 +85,11 @@ test('settings save, survive a restart of the bridge, and the secret never reach
   const again = await startBridgeProcess(bridge.dataDir);
   try {
     await page.goto(again.url);
+    // The app lands on Prepare once it has read the settings; only then is Settings opened, so that
+    // landing cannot come after it.
+    await expect(page.getByRole('heading', { level: 1, name: 'Prepare' })).toBeVisible();
     await page.goto(`${again.origin}/#/settings`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     await expect(page.getByTestId('environment-badge')).toHaveText('Custom');
     await expect(page.getByLabel('Service address')).toHaveValue('https://api.giving.example.org');
     await expect(page.getByLabel('Client id')).toHaveValue('acme-finance');
