@@ -1,6 +1,6 @@
 import { utilityProcess } from 'electron';
 import { join } from 'node:path';
-import type { ApartProgram, LaunchApartProcess } from '../services/core/apartProcess';
+import { endOnce, type ApartProgram, type LaunchApartProcess } from '../services/core/apartProcess';
 import { SHEETJS_READER_FILE } from '../services/spreadsheet/sheetJSReaderSource';
 
 /** Where each apart program is once installed: plain files in resources, beside app.asar. */
@@ -49,21 +49,15 @@ export function utilityApartProcess(files: Record<ApartProgram, string>): Launch
       stdio: 'ignore',
       serviceName: SERVICE_NAMES[program],
     });
-    let ended = false;
-    const ends: (() => void)[] = [];
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      for (const listener of ends) listener();
-    };
-    child.once('exit', end);
-    child.once('error', end);
+    const gone = endOnce();
+    child.once('exit', () => gone.end());
+    child.once('error', () => gone.end());
     return {
       send: (message) => {
-        if (!ended) child.postMessage(message);
+        if (!gone.ended) child.postMessage(message);
       },
       onMessage: (listener) => child.on('message', listener),
-      onEnd: (listener) => (ended ? listener() : ends.push(listener)),
+      onEnd: (listener) => gone.onEnd(listener),
       kill: () => {
         child.kill();
       },

@@ -26,3 +26,32 @@ export interface ApartProcessOptions {
 }
 
 export type LaunchApartProcess = (options: ApartProcessOptions) => ApartProcess;
+
+/** An apart process's end, told once to each listener however many signs of it come. */
+export interface EndOnce {
+  /** Marks the process gone (the first call tells every listener; later calls do nothing). */
+  end(): void;
+  /** True once the process is gone. */
+  readonly ended: boolean;
+  /** Called once when the process is gone: at once if it already is. */
+  onEnd(listener: () => void): void;
+}
+
+export function endOnce(): EndOnce {
+  let ended = false;
+  const listeners: (() => void)[] = [];
+  return {
+    end() {
+      if (ended) return;
+      ended = true;
+      for (const listener of listeners.splice(0)) listener();
+    },
+    get ended() {
+      return ended;
+    },
+    onEnd(listener) {
+      if (ended) listener();
+      else listeners.push(listener);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ApartProcess, ApartProgram, LaunchApartProcess } from './apartProcess';
+import { endOnce, type ApartProcess, type ApartProgram, type LaunchApartProcess } from './apartProcess';
 
 /** A program as plain Node runs it: a source given with `-e`, or a file. */
 export type NodeProgram = { source: string } | { file: string };
@@ -24,24 +24,18 @@ export function nodeApartProcess(programs: Partial<Record<ApartProgram, NodeProg
         env: { ...process.env, ...env },
       },
     );
-    let ended = false;
-    const ends: (() => void)[] = [];
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      for (const listener of ends) listener();
-    };
-    child.once('error', end);
-    child.once('close', end);
+    const gone = endOnce();
+    child.once('error', () => gone.end());
+    child.once('close', () => gone.end());
     return {
       send: (message) => {
         if (!child.connected) return;
         child.send(message as Parameters<typeof child.send>[0], (error) => {
-          if (error) end();
+          if (error) gone.end();
         });
       },
       onMessage: (listener) => child.on('message', listener),
-      onEnd: (listener) => (ended ? listener() : ends.push(listener)),
+      onEnd: (listener) => gone.onEnd(listener),
       kill: () => child.kill('SIGKILL'),
     } satisfies ApartProcess;
   };
