@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerStore } from '../../../electron/services/ledger/ledgerStore';
 import type { LedgerGroup } from '../../../electron/services/ledger/ledgerShapes';
-import { gzipBulkFile } from '../../../electron/services/upload/compress';
-import { writeFileAtomic } from '../../../electron/services/storage/atomicFile';
-import { fingerprintDonation, type DonationAttributes } from '../../../shared/donation';
-import { ServiceClient } from '../../../electron/services/api/serviceClient';
-import { TokenClient } from '../../../electron/services/api/tokenClient';
 import { openDesk, startEmu, type Emu } from './harness';
+import { recordedUpload, serviceClientOf } from './recordedUpload';
 
 /*
  * A prepared part file changed on disk while it is being sent (another program, a damaged disk, or
@@ -25,69 +21,21 @@ afterAll(async () => {
   await h.close();
 });
 
-/** The service as a client sees it, to read an intent's state there. */
-function client(): ServiceClient {
-  const tokens = new TokenClient({
-    tokenUrl: h.emu.tokenUrl,
-    clientId: h.emu.clientId,
-    clientSecret: h.emu.clientSecret,
-  });
-  return new ServiceClient(async () => ({
-    info: {
-      id: 'offline',
-      label: 'Offline',
-      baseUrl: h.emu.apiBaseUrl,
-      tokenUrl: h.emu.tokenUrl,
-      programUrl: '',
-      emulated: true,
-    },
-    tokens,
-  }));
-}
-
 /** A recorded upload whose gzipped part is several megabytes, so that it is sent in many pieces. */
 async function bigRecordedGroup(
   ledgerDir: string,
 ): Promise<{ group: LedgerGroup; path: string; bytes: number }> {
-  const count = 8_000;
-  const donations: DonationAttributes[] = Array.from({ length: count }, (_, i) => ({
-    destination: { recipientId: h.recipients[i % h.recipients.length] as string },
-    funds: { paymentType: 'DONATION_REPORT', source: 'COMPANY', currencyCode: 'USD', amount: 1000 + i },
+  const { group, gz, path } = await recordedUpload(h, ledgerDir, {
+    id: 'mid',
+    workspaceName: 'Changed while sent',
+    count: 8_000,
     // Random text does not compress: the file stays large.
-    metadata: {
+    metadata: (i) => ({
       ddRef: `mid:${i + 1}`,
       ...Object.fromEntries(Array.from({ length: 6 }, (_, k) => [`m${k}`, randomBytes(95).toString('hex')])),
-    },
-  }));
-  const compressed = await gzipBulkFile(donations);
-  const file = join('files', 'mid-0.json.gz');
-  await mkdir(join(ledgerDir, 'files'), { recursive: true });
-  await writeFileAtomic(join(ledgerDir, file), compressed.gz);
-  const group: LedgerGroup = {
-    id: 'mid',
-    workspaceId: 'ws-mid',
-    workspaceName: 'Changed while sent',
-    createdAt: new Date().toISOString(),
-    environment: 'offline',
-    baseUrl: h.emu.apiBaseUrl,
-    referenceKey: 'ddRef',
-    parts: [
-      {
-        index: 0,
-        rowKeys: donations.map((_, i) => i + 1),
-        rowNumbers: donations.map((_, i) => i + 2),
-        fingerprints: donations.map((d) => fingerprintDonation(d, { ignoreMetadataKeys: ['ddRef'] })),
-        totals: [{ currencyCode: 'USD', count, amount: donations.reduce((n, d) => n + d.funds.amount, 0) }],
-        fileHash: compressed.sha256,
-        fileBytes: compressed.gz.length,
-        file,
-      },
-    ],
-    corrects: null,
-    replaces: [],
-    stopped: null,
-  };
-  return { group, path: join(ledgerDir, file), bytes: compressed.gz.length };
+    }),
+  });
+  return { group, path, bytes: gz.length };
 }
 
 describe('a part file that changes on disk while it is sent', () => {
@@ -143,7 +91,7 @@ describe('a part file that changes on disk while it is sent', () => {
       const asked = intents.filter((i) => i.serviceId);
       expect(asked.length).toBeGreaterThan(0);
       for (const intent of asked) {
-        const remote = await client().getIntent(intent.serviceId as string);
+        const remote = await serviceClientOf(h).getIntent(intent.serviceId as string);
         expect(remote.attributes.status).toBe('PENDING');
       }
     } finally {

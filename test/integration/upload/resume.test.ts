@@ -1,14 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerStore } from '../../../electron/services/ledger/ledgerStore';
 import type { LedgerGroup, LedgerIntent } from '../../../electron/services/ledger/ledgerShapes';
-import { gzipBulkFile } from '../../../electron/services/upload/compress';
-import { ServiceClient } from '../../../electron/services/api/serviceClient';
-import { TokenClient } from '../../../electron/services/api/tokenClient';
-import { writeFileAtomic } from '../../../electron/services/storage/atomicFile';
-import { fingerprintDonation, type DonationAttributes } from '../../../shared/donation';
+import type { ServiceClient } from '../../../electron/services/api/serviceClient';
 import { bulkDonations, driveToEnd, openDesk, startEmu, type Emu } from './harness';
+import { recordedUpload, serviceClientOf } from './recordedUpload';
 
 /*
  * Each crash point of the sender, written into the ledger exactly as a killed process leaves it,
@@ -19,22 +15,7 @@ let h: Emu;
 let client: ServiceClient;
 beforeAll(async () => {
   h = await startEmu();
-  const tokens = new TokenClient({
-    tokenUrl: h.emu.tokenUrl,
-    clientId: h.emu.clientId,
-    clientSecret: h.emu.clientSecret,
-  });
-  client = new ServiceClient(async () => ({
-    info: {
-      id: 'offline',
-      label: 'Offline',
-      baseUrl: h.emu.apiBaseUrl,
-      tokenUrl: h.emu.tokenUrl,
-      programUrl: '',
-      emulated: true,
-    },
-    tokens,
-  }));
+  client = serviceClientOf(h);
 });
 afterAll(async () => {
   await h.close();
@@ -45,41 +26,13 @@ let serial = 0;
 /** A recorded upload of `count` donations, as the engine writes it just before sending. */
 async function recordedGroup(ledgerDir: string, count: number): Promise<{ group: LedgerGroup; gz: Buffer }> {
   serial++;
-  const donations: DonationAttributes[] = Array.from({ length: count }, (_, i) => ({
-    destination: { recipientId: h.recipients[i % h.recipients.length] as string },
-    funds: { paymentType: 'DONATION_REPORT', source: 'COMPANY', currencyCode: 'USD', amount: 1000 + i },
-    metadata: { ddRef: `crash${serial}:${i + 1}` },
-  }));
-  const compressed = await gzipBulkFile(donations);
-  const id = `group-${serial}`;
-  const file = join('files', `${id}-0.json.gz`);
-  await mkdir(join(ledgerDir, 'files'), { recursive: true });
-  await writeFileAtomic(join(ledgerDir, file), compressed.gz);
-  const group: LedgerGroup = {
-    id,
-    workspaceId: `ws-crash-${serial}`,
+  const tag = serial;
+  return recordedUpload(h, ledgerDir, {
+    id: `group-${tag}`,
     workspaceName: 'Crash',
-    createdAt: new Date().toISOString(),
-    environment: 'offline',
-    baseUrl: h.emu.apiBaseUrl,
-    referenceKey: 'ddRef',
-    parts: [
-      {
-        index: 0,
-        rowKeys: donations.map((_, i) => i + 1),
-        rowNumbers: donations.map((_, i) => i + 2),
-        fingerprints: donations.map((d) => fingerprintDonation(d, { ignoreMetadataKeys: ['ddRef'] })),
-        totals: [{ currencyCode: 'USD', count, amount: donations.reduce((n, d) => n + d.funds.amount, 0) }],
-        fileHash: compressed.sha256,
-        fileBytes: compressed.gz.length,
-        file,
-      },
-    ],
-    corrects: null,
-    replaces: [],
-    stopped: null,
-  };
-  return { group, gz: compressed.gz };
+    count,
+    metadata: (i) => ({ ddRef: `crash${tag}:${i + 1}` }),
+  });
 }
 
 function attempt(group: LedgerGroup, state: LedgerIntent['state'], serviceId: string | null): LedgerIntent {
