@@ -123,6 +123,30 @@ describe('read as Excel shows', () => {
     expect(result.rows[0]?.cells).toEqual(['00042']);
   });
 
+  it("shows a formula's logical result as TRUE or FALSE, as LibreOffice and Excel do (ods)", async () => {
+    // LibreOffice stores =TRUE() and =A1>5 as the number 1 or 0 with the word it shows.
+    const formula = (f: string, value: string, shown: string): string =>
+      `<table:table-cell table:formula="${f}" office:value-type="float" office:value="${value}" calcext:value-type="float"><text:p>${shown}</text:p></table:table-cell>`;
+    const rows =
+      odsRow(
+        odsText('Receipt'),
+        odsText('Over five'),
+        odsText('German'),
+        odsText('Count'),
+        odsText('Plain'),
+      ) +
+      odsRow(
+        formula('of:=TRUE()', '1', 'TRUE'),
+        formula('of:=[.A1]&gt;5', '0', 'FALSE'),
+        formula('of:=WAHR()', '1', 'WAHR'),
+        // A formula whose result is a number stays the number, and so does a plain 1.
+        formula('of:=1', '1', '1'),
+        '<table:table-cell office:value-type="float" office:value="1"><text:p>TRUE</text:p></table:table-cell>',
+      );
+    const result = await readSpreadsheet(buildOds({ rows }), 'logical.ods');
+    expect(result.rows[0]?.cells).toEqual(['TRUE', 'FALSE', 'TRUE', '1', '1']);
+  });
+
   it('puts cells with lowercase references in their columns', async () => {
     const result = await readSpreadsheet(
       buildXlsx({
