@@ -1,0 +1,45 @@
+import { desk } from '../../app/deskClient';
+
+/*
+ * What Reconcile shows first, asked of main as early as possible: the shell starts these reads when
+ * the page's code is first asked for, so main works on them while the code arrives; the page takes
+ * them when it is first drawn (or asks anew if they were not started, or are too old).
+ */
+
+/** Rows per page of the donations table. */
+export const PAGE = 50;
+/** Declined donations listed at most (open ones first); the heading counts all of them. */
+export const DECLINED_SHOWN = 500;
+/** Reads started longer ago than this are not taken: the page asks again. */
+const FRESH_MS = 5_000;
+
+/** The declined donations listed: open ones first, as many as are shown. */
+export const readDeclined = () =>
+  desk['donations.page']({ status: 'DECLINED', order: 'openFirst', offset: 0, limit: DECLINED_SHOWN });
+
+/**
+ * What the page shows first (every upload, every status, its first page), asked for together; the
+ * page and the totals before the declined list, the longest answer, which main makes after them.
+ */
+function readFirst() {
+  return {
+    page: desk['donations.page']({ offset: 0, limit: PAGE }),
+    summary: desk['donations.summary']({}),
+    declined: readDeclined(),
+  };
+}
+export type FirstReads = ReturnType<typeof readFirst>;
+
+let started: { at: number; reads: FirstReads } | null = null;
+
+/** Starts the first reads ahead of the page (the shell calls it as it asks for the page's code). */
+export function startFirstReads(): void {
+  started = { at: Date.now(), reads: readFirst() };
+}
+
+/** The reads started ahead, once, if recent; else new ones. */
+export function takeFirstReads(): FirstReads {
+  const ahead = started;
+  started = null;
+  return ahead && Date.now() - ahead.at < FRESH_MS ? ahead.reads : readFirst();
+}
