@@ -36,16 +36,30 @@ const NONE: DonationView[] = [];
  * report's own): nothing is drawn again.
  */
 function sameAnswer<T>(shown: T | null, read: T): T {
+  if (shown === read) return read;
   return shown !== null && JSON.stringify(shown) === JSON.stringify(read) ? shown : read;
 }
 
 /** Reconcile: every donation of the uploads followed to the end of its life, declined ones put right. */
 export default function ReconcilePage() {
+  // The first page, the declined list and the totals are asked for before the page is first drawn
+  // (by the shell as it asks for this code, else here), all at once; each is used once, by the first
+  // reading below. The first page and the totals are shown together, in one drawing: the first one
+  // if they came before it.
+  const [firstReads] = useState(takeFirstReads);
+  const firstUsed = useRef({ page: false, declined: false });
+  const answered = firstReads.answered;
   // Only the page on screen and the declined list come from main, filtered and counted by SQL.
-  const [rows, setRows] = useState<Page | null>(null);
+  const [rows, setRows] = useState<Page | null>(() =>
+    answered.page?.ok && answered.summary?.ok ? answered.page.value : null,
+  );
   const [declinedPage, setDeclinedPage] = useState<Page | null>(null);
-  const [summary, setSummary] = useState<Summary | null>(null);
-  const [lastRefreshAt, setLastRefreshAt] = useState<string | null>(null);
+  const [summary, setSummary] = useState<Summary | null>(() =>
+    answered.page?.ok && answered.summary?.ok ? answered.summary.value : null,
+  );
+  const [lastRefreshAt, setLastRefreshAt] = useState<string | null>(() =>
+    answered.page?.ok && answered.summary?.ok ? answered.page.value.lastRefreshAt : null,
+  );
   const [error, setError] = useState<string | null>(null);
   const [job, setJob] = useState<{ id: string; done: number; total: number | null } | null>(null);
   const [status, setStatus] = useState<DonationStatus | ''>('');
@@ -57,11 +71,6 @@ export default function ReconcilePage() {
   /** Bumped to read the page, the declined list and the totals again (after a change or a refresh). */
   const [version, setVersion] = useState(0);
   const reloadCached = useCallback(() => setVersion((v) => v + 1), []);
-  // The first page, the declined list and the totals are asked for before the page is first drawn
-  // (by the shell as it asks for this code, else here), all at once; each is used once, by the first
-  // reading below. The first page and the totals are shown together, in one drawing.
-  const [firstReads] = useState(takeFirstReads);
-  const firstUsed = useRef({ page: false, declined: false });
 
   useEffect(() => {
     let live = true;

@@ -20,21 +20,38 @@ export const readDeclined = () =>
 /**
  * What the page shows first (every upload, every status, its first page), asked for together; the
  * page and the totals before the declined list, the longest answer, which main makes after them.
+ * `answered` holds the page's and the totals' answers once they are in, so that a page drawn after
+ * they came draws them at once.
  */
 function readFirst() {
-  return {
-    page: desk['donations.page']({ offset: 0, limit: PAGE }),
-    summary: desk['donations.summary']({}),
-    declined: readDeclined(),
-  };
+  const answered: { page?: Awaited<PageRead>; summary?: Awaited<SummaryRead> } = {};
+  const page = desk['donations.page']({ offset: 0, limit: PAGE });
+  const summary = desk['donations.summary']({});
+  void page.then((r) => (answered.page = r));
+  void summary.then((r) => (answered.summary = r));
+  return { page, summary, declined: readDeclined(), answered };
 }
+type PageRead = ReturnType<typeof readDeclined>;
+type SummaryRead = ReturnType<(typeof desk)['donations.summary']>;
 export type FirstReads = ReturnType<typeof readFirst>;
 
 let started: { at: number; reads: FirstReads } | null = null;
 
-/** Starts the first reads ahead of the page (the shell calls it as it asks for the page's code). */
-export function startFirstReads(): void {
-  started = { at: Date.now(), reads: readFirst() };
+/**
+ * Starts the first reads ahead of the page (the shell calls it as it asks for the page's code).
+ * Resolves once the first page and the totals have come, or after `waitMs` at most: the shell shows
+ * the page then, drawn with them when they came.
+ */
+export function startFirstReads(waitMs: number): Promise<void> {
+  const reads = readFirst();
+  started = { at: Date.now(), reads };
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    void Promise.all([reads.page, reads.summary]).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** The reads started ahead, once, if recent; else new ones. */
