@@ -38,12 +38,12 @@ const areaCode = {
   approvals: () => import('../features/approvals/ApprovalsPage'),
 };
 const PreparePage = lazy(areaCode.prepare);
-// Reconcile's first answers are asked for with its code (just after it: the code comes first), and
-// the page is drawn once both are there (its first page and totals waited for 0.3 s at most), in one
-// drawing rather than empty first.
+// Reconcile's first answers are asked for with its code (just after it: the code comes first; the
+// declined list once the code is in), and the page is drawn once both are there (its first page and
+// totals waited for 0.3 s at most), in one drawing rather than empty first.
 const ReconcilePage = lazy(() => {
   const code = areaCode.reconcile();
-  return Promise.all([code, startFirstReads(300)]).then(([page]) => page);
+  return Promise.all([code, startFirstReads(300, code)]).then(([page]) => page);
 });
 const UploadsPage = lazy(areaCode.uploads);
 const SearchPage = lazy(areaCode.search);
