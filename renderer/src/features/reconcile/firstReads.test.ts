@@ -67,4 +67,14 @@ describe("Reconcile's first reads", () => {
     takeFirstReads();
     expect(calls.length).toBe(asked + 3);
   });
+
+  it('asks for the declined list once the code has come, when told to wait for it', async () => {
+    let arrive: (value: unknown) => void = () => undefined;
+    const code = new Promise((resolve) => (arrive = resolve));
+    void startFirstReads(10_000, code);
+    expect(calls.map((c) => c.channel)).toEqual(['donations.page', 'donations.summary']);
+    arrive({});
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    expect(calls[2]?.args).toMatchObject({ status: 'DECLINED', limit: 500 });
+  });
 });
