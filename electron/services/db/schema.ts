@@ -4,6 +4,7 @@ import v003 from './migrations/V003__donation_indexes_and_sums.sql?raw';
 import v004 from './migrations/V004__folder_id_and_team_outbox.sql?raw';
 import v005 from './migrations/V005__donation_indexes_by_state.sql?raw';
 import v006 from './migrations/V006__audit_hash_chain.sql?raw';
+import v007 from './migrations/V007__ledger_group_summary.sql?raw';
 import { latestVersion, loadMigrations } from './migrationRunner';
 
 /**
@@ -17,6 +18,7 @@ export const SQLITE_MIGRATIONS = loadMigrations([
   { name: 'V004__folder_id_and_team_outbox.sql', text: v004 },
   { name: 'V005__donation_indexes_by_state.sql', text: v005 },
   { name: 'V006__audit_hash_chain.sql', text: v006 },
+  { name: 'V007__ledger_group_summary.sql', text: v007 },
 ]);
 
 export const SCHEMA_VERSION = latestVersion(SQLITE_MIGRATIONS);

@@ -11,6 +11,7 @@ import {
   type LedgerGroupSummary,
   type LedgerIntent,
 } from './ledgerShapes';
+import { SUMMARY_SQL, summaryText } from './ledgerSummary';
 
 /** The JSON files of version 0.1, imported into the database once. */
 const SNAPSHOT = 'ledger.json';
@@ -158,15 +159,17 @@ const ledgerWrites = new WeakMap<object, number>();
 
 function putGroupRow(db: DeskDatabase, group: LedgerGroup): void {
   ledgerWrites.set(db, (ledgerWrites.get(db) ?? 0) + 1);
+  // The record and its summary in one statement: both are written, or neither (a crash mid-write).
   db.run(
-    `INSERT INTO ledger_group (id, created_at, environment, corrects, body) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO ledger_group (id, created_at, environment, corrects, body, summary) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, environment = excluded.environment,
-       corrects = excluded.corrects, body = excluded.body`,
+       corrects = excluded.corrects, body = excluded.body, summary = excluded.summary`,
     group.id,
     group.createdAt,
     group.environment,
     group.corrects,
     JSON.stringify(group),
+    summaryText(group),
   );
 }
 
@@ -225,9 +228,9 @@ const lastRead = new WeakMap<
 
 /**
  * Every upload without its per-row arrays, and every intent, oldest first: what Reconcile's pages,
- * totals and report need. SQLite strips the arrays (and, for an upload that replaces declined
- * donations, keeps each part's keys of those rows), so JavaScript never parses the rows' keys and
- * fingerprints. Read once per change of the database, as `readLedgerRecords`.
+ * totals and report need. Each upload's summary is kept beside its record (`ledgerSummary.ts`), so
+ * nothing parses the rows' keys and fingerprints; a row without one (none is written so) gets it
+ * made by SQLite from the record. Read once per change of the database, as `readLedgerRecords`.
  */
 export async function readLedgerSummaries(
   dir: string,
@@ -239,18 +242,10 @@ export async function readLedgerSummaries(
   if (kept?.stamp === stamp) return kept.records;
   const records = {
     groups: db
-      .all<{ body: string }>(
-        `SELECT json_set(g.body, '$.parts', json((
-           SELECT json_group_array(json(CASE
-             WHEN json_array_length(g.body, '$.replaces') > 0 THEN json_set(
-               json_remove(p.value, '$.rowKeys', '$.rowNumbers', '$.fingerprints'), '$.replacedRowKeys',
-               json((SELECT json_group_array(k.value ORDER BY k.key) FROM json_each(p.value, '$.rowKeys') AS k
-                 WHERE k.value IN (SELECT r.value ->> 'rowKey' FROM json_each(g.body, '$.replaces') AS r))))
-             ELSE json_remove(p.value, '$.rowKeys', '$.rowNumbers', '$.fingerprints') END) ORDER BY p.key)
-           FROM json_each(g.body, '$.parts') AS p))) AS body
-         FROM ledger_group AS g ORDER BY g.created_at, g.id`,
+      .all<{ summary: string }>(
+        `SELECT coalesce(g.summary, ${SUMMARY_SQL}) AS summary FROM ledger_group AS g ORDER BY g.created_at, g.id`,
       )
-      .map((r) => JSON.parse(r.body) as LedgerGroupSummary),
+      .map((r) => JSON.parse(r.summary) as LedgerGroupSummary),
     intents: db
       .all<{ body: string }>('SELECT body FROM ledger_intent ORDER BY created_at, attempt_id')
       .map((r) => JSON.parse(r.body) as LedgerIntent),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 export const areas = [
   {
@@ -55,7 +55,10 @@ export function useSubRoute(): string | null {
 export function useRoute(): [AreaId | 'welcome', (area: AreaId | 'welcome') => void] {
   const [area, setArea] = useState(areaFromHash);
   useEffect(() => {
-    const onChange = () => setArea(areaFromHash());
+    // A transition: while an area's code is still on its way, the area shown stays, and the new one
+    // is drawn as soon as its code is there. (Shown a fallback instead, React holds the area's first
+    // drawing back until 300 ms after the fallback appeared.)
+    const onChange = () => startTransition(() => setArea(areaFromHash()));
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);

@@ -21,6 +21,7 @@ import { AreaNav } from './AreaNav';
 import { pageTitle, usePageTitleDetailValue } from '../app/pageTitle';
 import { useFocusOnArrival } from './focusOnArrival';
 import { Announcer } from '../app/announce';
+import { startFirstReads } from '../features/reconcile/firstReads';
 
 const NAV_WIDTH = 200;
 /** Below this width (in CSS pixels, so 200% zoom on a 1280-pixel screen too) the side bar becomes a drawer. */
@@ -37,7 +38,13 @@ const areaCode = {
   approvals: () => import('../features/approvals/ApprovalsPage'),
 };
 const PreparePage = lazy(areaCode.prepare);
-const ReconcilePage = lazy(areaCode.reconcile);
+// Reconcile's first answers are asked for with its code (just after it: the code comes first; the
+// declined list once the code is in), and the page is drawn once both are there (its first page and
+// totals waited for 0.3 s at most), in one drawing rather than empty first.
+const ReconcilePage = lazy(() => {
+  const code = areaCode.reconcile();
+  return Promise.all([code, startFirstReads(300, code)]).then(([page]) => page);
+});
 const UploadsPage = lazy(areaCode.uploads);
 const SearchPage = lazy(areaCode.search);
 const LocationsPage = lazy(areaCode.locations);

@@ -7,14 +7,17 @@ import { DatabaseSync } from '@photostructure/sqlite';
 import { closeDatabase, DeskDatabase } from '../../../electron/services/db/deskDatabase';
 import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../../../electron/services/db/schema';
 import { AuditStore } from '../../../electron/services/audit/auditStore';
+import type { LedgerGroup } from '../../../electron/services/ledger/ledgerShapes';
+import { summaryOf } from '../../../electron/services/ledger/ledgerSummary';
 import { openDesk, startSandbox, uploadGifts, type Desk, type Sandbox } from '../reconcile/harness';
 
 /*
  * A data folder whose database was made by the code of before the migration files
  * (test/fixtures/data-folder-schema5: user_version 5, no history) opens in this version: the files
- * up to version 5 are recorded as adopted and not run again, version 6 (the audit chain) is applied
- * after a backup, every row stays as it was (audit entries gain their hash), the schema is the one
- * the files make in an empty folder, and the app goes on working on it.
+ * up to version 5 are recorded as adopted and not run again, versions 6 (the audit chain) and 7 (each
+ * upload's summary) are applied after a backup, every row stays as it was (audit entries gain their
+ * hash, uploads their summary), the schema is the one the files make in an empty folder, and the app
+ * goes on working on it.
  */
 
 const FIXTURE = join(process.cwd(), 'test', 'fixtures', 'data-folder-schema5');
@@ -71,9 +74,21 @@ describe('a data folder at SQLite schema 5 made before the migration files', () 
     db.close();
 
     const after = snapshot(path);
-    const { audit: auditAfter, audit_chain: chain, ...restAfter } = after.rows;
-    const { audit: auditBefore, ...restBefore } = before.rows;
+    const { audit: auditAfter, audit_chain: chain, ledger_group: groupsAfter, ...restAfter } = after.rows;
+    const { audit: auditBefore, ledger_group: groupsBefore, ...restBefore } = before.rows;
     expect(restAfter).toEqual(restBefore);
+    // Every upload as it was, with its summary added (version 7), as the app makes it from the record.
+    expect(
+      (groupsAfter ?? [])
+        .map((r) => {
+          const { summary, ...rest } = JSON.parse(r as string) as { summary: string; body: string };
+          expect(JSON.parse(summary)).toStrictEqual(
+            JSON.parse(JSON.stringify(summaryOf(JSON.parse(rest.body) as LedgerGroup))),
+          );
+          return JSON.stringify(rest);
+        })
+        .sort(),
+    ).toEqual(groupsBefore);
     // Every entry as it was, with its hash added.
     expect(
       (auditAfter ?? []).map((r) => {

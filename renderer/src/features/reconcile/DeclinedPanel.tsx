@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DECLINED_ROWS_SX, DeclinedRow, type DeclinedAction } from './DeclinedRow';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -71,7 +71,7 @@ export function correctedWords(
   return `A corrected donation of ${formatMinor(replacement.amount, replacement.currencyCode)} to ${replacement.recipientId} was created. The declined one stays as the service keeps it, marked replaced; it no longer counts in the totals.`;
 }
 
-export function DeclinedPanel({
+export const DeclinedPanel = memo(function DeclinedPanel({
   donations,
   counts,
   onChanged,
@@ -417,4 +417,4 @@ export function DeclinedPanel({
       </Dialog>
     </Paper>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, memo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -84,7 +84,7 @@ async function exportXlsx(report: Report) {
  * The month-end report: per currency, what was sent in the month and where each donation stands,
  * with the control total checked per currency and per upload. Export it as xlsx or print it.
  */
-export function MonthReport() {
+export const MonthReport = memo(function MonthReport() {
   const [month, setMonth] = useState(thisMonth);
   const [report, setReport] = useState<Report | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -361,4 +361,4 @@ export function MonthReport() {
       )}
     </Paper>
   );
-}
+});

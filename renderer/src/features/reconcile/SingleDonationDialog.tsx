@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -49,6 +49,9 @@ function loadDraft(): Draft {
   return freshDraft();
 }
 
+/** The form's check before the dialog was first opened: nothing to say yet. */
+const NOT_CHECKED: ReturnType<typeof checkSingleDonation> = { ok: false, issues: [] };
+
 const DONOR_FIELDS: Array<[FieldTarget, string]> = [
   ['donor.fullName', 'Donor full name'],
   ['donor.email', 'Donor email'],
@@ -65,7 +68,7 @@ const DONOR_FIELDS: Array<[FieldTarget, string]> = [
  * optional donor with address, metadata), checked as it is typed by the same rules as a spreadsheet
  * row, then created with POST /donations by main and followed in the list like any other.
  */
-export function SingleDonationDialog({
+export const SingleDonationDialog = memo(function SingleDonationDialog({
   open,
   onClose,
   onCreated,
@@ -96,7 +99,11 @@ export function SingleDonationDialog({
     }),
     [draft],
   );
-  const result = useMemo(() => checkSingleDonation(form), [form]);
+  // Checked once the dialog has been opened (and from then on, its fading out included): not while
+  // Reconcile is first drawn with it closed.
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  const result = useMemo(() => (opened ? checkSingleDonation(form) : NOT_CHECKED), [form, opened]);
   const issueOf = (target: string, index?: number) =>
     (tried || touched.has(index === undefined ? target : `metadata.${index}`)) &&
     result.issues.find(
@@ -350,4 +357,4 @@ export function SingleDonationDialog({
       </DialogActions>
     </Dialog>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -62,7 +63,7 @@ export function ControlChip({ upload }: { upload: UploadControl }) {
  * Per currency: a bar named by its currency showing how far its donations have come, then one
  * table of the states in plain words; below, the control total of each upload.
  */
-export function StatusTotals({ summary }: { summary: Summary }) {
+export const StatusTotals = memo(function StatusTotals({ summary }: { summary: Summary }) {
   const currencies = [...new Set(summary.byStatus.map((t) => t.currencyCode))].sort();
   const line = (currency: string, status: string) =>
     summary.byStatus.find((t) => t.currencyCode === currency && t.status === status);
@@ -223,4 +224,4 @@ export function StatusTotals({ summary }: { summary: Summary }) {
       )}
     </Paper>
   );
-}
+});
