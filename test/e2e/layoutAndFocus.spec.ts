@@ -190,3 +190,26 @@ test('every area’s code is loaded while the window is idle, so a first visit d
   await expect(page.getByRole('heading', { level: 1, name: 'Reconcile' })).toBeVisible();
   expect(scripts.slice(before).filter((path) => path.includes('/ReconcilePage-'))).toEqual([]);
 });
+
+test('an area whose code is slow to come keeps the area shown and a bar says it is opening', async ({
+  page,
+  bridge,
+}) => {
+  // Audit's code held back, as on a slow, busy computer before the areas' code is loaded.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/AuditPage-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openApp(page, bridge, 'settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await page.getByRole('link', { name: 'Audit' }).click();
+  const bar = page.getByRole('progressbar', { name: 'Opening Audit' });
+  await expect(bar).toBeVisible();
+  // No spinner in place of the page: Settings stays as it was until Audit can be drawn.
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit' })).toBeVisible();
+  await expect(bar).toBeHidden();
+});

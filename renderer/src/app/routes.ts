@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { useEffect, useState, useTransition } from 'react';
 
 export const areas = [
   {
@@ -25,7 +25,7 @@ export const areas = [
 
 export type AreaId = (typeof areas)[number]['id'];
 
-function areaFromHash(): AreaId | 'welcome' {
+export function areaFromHash(): AreaId | 'welcome' {
   const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
   if (id === 'welcome') return 'welcome';
   return areas.some((a) => a.id === id) ? (id as AreaId) : 'prepare';
@@ -52,17 +52,23 @@ export function useSubRoute(): string | null {
 }
 
 /** Hash routes: they work the same from file:// in Electron and from the bridge in a browser. */
-export function useRoute(): [AreaId | 'welcome', (area: AreaId | 'welcome') => void] {
+export function useRoute(): [
+  AreaId | 'welcome',
+  (area: AreaId | 'welcome') => void,
+  /** True while the area asked for is not drawn yet (its code is on its way). */
+  boolean,
+] {
   const [area, setArea] = useState(areaFromHash);
+  const [opening, startOpening] = useTransition();
   useEffect(() => {
     // A transition: while an area's code is still on its way, the area shown stays, and the new one
     // is drawn as soon as its code is there. (Shown a fallback instead, React holds the area's first
     // drawing back until 300 ms after the fallback appeared.)
-    const onChange = () => startTransition(() => setArea(areaFromHash()));
+    const onChange = () => startOpening(() => setArea(areaFromHash()));
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
-  return [area, (next) => (window.location.hash = `#/${next}`)];
+  return [area, (next) => (window.location.hash = `#/${next}`), opening];
 }
 
 /** Set by the welcome page: Prepare opens the sample spreadsheet once when it sees it. */

@@ -18,6 +18,7 @@ import { SettingsPage } from '../features/settings/SettingsPage';
 import { WelcomePage } from '../features/welcome/WelcomePage';
 import { AreaPage } from '../components/AreaPage';
 import { AreaNav } from './AreaNav';
+import { OpeningBar } from './OpeningBar';
 import { pageTitle, usePageTitleDetailValue } from '../app/pageTitle';
 import { useFocusOnArrival } from './focusOnArrival';
 import { Announcer } from '../app/announce';
@@ -107,7 +108,7 @@ function AreaContent({ area, go }: { area: AreaId | 'welcome'; go: (a: AreaId | 
 export function App() {
   const { info, settings, loadError } = useDesk();
   const team = useTeam();
-  const [area, go] = useRoute();
+  const [area, go, opening] = useRoute();
   const inTeam = team.status?.mode === 'team';
   const unreachable = team.status?.mode === 'team' && !team.status.reachable ? team.status : null;
   const shownAreas = areas.filter((a) => inTeam || !teamOnlyAreas.has(a.id));
@@ -163,6 +164,7 @@ export function App() {
           <TeamBadge status={team.status} />
           <EnvironmentBadge environment={info?.environment} />
         </Toolbar>
+        <OpeningBar opening={opening} />
       </AppBar>
       {narrow ? (
         <Drawer
