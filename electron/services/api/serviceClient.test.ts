@@ -59,7 +59,7 @@ function scripted(steps: Step[]) {
     random: () => 0,
     retry: { attempts: 4, baseMs: 100, maxMs: 1000 },
   });
-  return { client, calls, sleeps, tokenCount: () => tokens };
+  return { client, calls, sleeps, tokenCount: () => tokens, fetchImpl, env };
 }
 
 const status = (code: number, headers: Record<string, string> = {}): Response =>
@@ -210,5 +210,36 @@ describe('service client', () => {
     const all = await s.client.listBulkDonations('b-1');
     expect(all.map((d) => d.id)).toEqual(['d1', 'd2']);
     expect(s.calls[0]?.url).toContain('filter%5Bbulk%5D=b-1');
+  });
+});
+
+describe('listing pages', () => {
+  it('resolves the environment once per page of GET /donations (resolving reads the settings file)', async () => {
+    const s = scripted([
+      Response.json({
+        meta: { count: 1, page: { rangeTruncated: true } },
+        links: { next: '/donations?page%5Bafter%5D=x' },
+        data: [],
+      }),
+      Response.json({ meta: { count: 1 }, data: [] }),
+    ]);
+    // The scripted service, through a resolver that counts.
+    let resolved = 0;
+    const client = new ServiceClient(
+      async () => {
+        resolved++;
+        return s.env;
+      },
+      { fetchImpl: s.fetchImpl },
+    );
+    const first = await client.donationPage({ first: { 'page[size]': '250' } });
+    expect(first.next).toBe('/donations?page%5Bafter%5D=x');
+    const second = await client.donationPage({ next: first.next ?? '' });
+    expect(second.next).toBeNull();
+    expect(s.calls.map((c) => c.url)).toEqual([
+      'http://api.test/donations?page%5Bsize%5D=250',
+      'http://api.test/donations?page%5Bafter%5D=x',
+    ]);
+    expect(resolved).toBe(2);
   });
 });

@@ -181,6 +181,8 @@ export class ServiceClient {
         parse: parseDonationList,
       },
       donationListResponseSchema,
+      // Resolved once per page, not again in the call: resolving reads the settings file.
+      env,
     );
     const next = page.links?.next;
     return { page, next: page.meta.page?.rangeTruncated === true && next ? next : null };
@@ -375,8 +377,12 @@ export class ServiceClient {
     }
   }
 
-  private async call<S extends z.ZodType>(spec: CallSpec, schema: S | null): Promise<z.infer<S>> {
-    const env = await this.environment();
+  private async call<S extends z.ZodType>(
+    spec: CallSpec,
+    schema: S | null,
+    resolved?: ResolvedEnvironment,
+  ): Promise<z.infer<S>> {
+    const env = resolved ?? (await this.environment());
     let refreshedToken = false;
     for (let attempt = 0; ; attempt++) {
       const token = await env.tokens.accessToken();

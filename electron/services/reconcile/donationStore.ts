@@ -34,7 +34,14 @@ import {
   type BulkSum,
   type OneByOneSum,
 } from './donationSums';
-import { SumChanges, touchDonations, writeDonation, writeRefresh, writeSingle } from './donationWrites';
+import {
+  insertNewDonations,
+  SumChanges,
+  touchDonations,
+  writeDonation,
+  writeRefresh,
+  writeSingle,
+} from './donationWrites';
 import { importLegacyDonationFile } from './legacyDonationFile';
 import type { DonationRowLink, SingleAttempt, StoredDonation, StoredStatus } from './storedDonation';
 
@@ -424,8 +431,20 @@ export class DonationStore {
       if (donations.length === 0 && touched.length === 0 && singles.length === 0 && refresh === null) return;
       this.db.transaction(() => {
         const sums = new SumChanges();
-        for (const d of donations)
-          writeDonation(this.db, this.environment, d, sums, this.basis.get(d.resource.id));
+        // Those not stored when read go in a few statements per run of them; the rest one at a
+        // time, all in the order held (the order recorded, which new rows' rowids keep).
+        let fresh: StoredDonation[] = [];
+        for (const d of donations) {
+          const basis = this.basis.get(d.resource.id);
+          if (basis === null) {
+            fresh.push(d);
+            continue;
+          }
+          if (fresh.length > 0) insertNewDonations(this.db, this.environment, fresh, sums);
+          fresh = [];
+          writeDonation(this.db, this.environment, d, sums, basis);
+        }
+        if (fresh.length > 0) insertNewDonations(this.db, this.environment, fresh, sums);
         sums.apply(this.db, this.environment);
         touchDonations(this.db, this.environment, touched);
         for (const [clientRef, attempt] of singles)

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DonationResource } from '../../../shared/bulk-file/serviceShapes';
 import { closeDatabase, databaseOf, type DeskDatabase } from '../db/deskDatabase';
-import { SumChanges, touchDonations, writeDonation, writeRefresh, writeSingle } from './donationWrites';
+import {
+  insertNewDonations,
+  SumChanges,
+  touchDonations,
+  writeDonation,
+  writeRefresh,
+  writeSingle,
+} from './donationWrites';
 import type { StoredDonation } from './storedDonation';
 
 let dir: string;
@@ -96,6 +103,51 @@ describe('writing donations', () => {
     });
     expect(sums()).toEqual([{ status: 'PAID', open: 0, n: 1, amount: 100 }]);
     expect(db.get('SELECT count(*) AS n FROM donation')).toEqual({ n: 1 });
+  });
+
+  it('inserts a batch of new donations in the order given, each row as one at a time would write it', () => {
+    // 278 = 250 + 25 + 3: every statement size, each row stored as writeDonation stores it.
+    const batch = Array.from({ length: 278 }, (_, i) =>
+      donation(`n${String(i).padStart(3, '0')}`, i % 3 === 0 ? 'DECLINED' : 'INITIATED', i + 1, {
+        row: { workspaceId: 'w1', rowKey: i, rowNumber: i + 2, method: 'reference' },
+        ...(i === 7 ? { resolution: { kind: 'dismissed', at: 'x', reason: 'y' } } : {}),
+        ...(i === 8 ? { replaces: 'n007' } : {}),
+      }),
+    );
+    db.transaction(() => {
+      const changes = new SumChanges();
+      insertNewDonations(db, 'production', batch, changes);
+      changes.apply(db, 'production');
+    });
+    const batched = db.all('SELECT * FROM donation ORDER BY rowid');
+    const batchedSums = sums();
+    db.run('DELETE FROM donation');
+    db.run('DELETE FROM donation_sum');
+    db.transaction(() => {
+      const changes = new SumChanges();
+      for (const d of batch) writeDonation(db, 'production', d, changes, null);
+      changes.apply(db, 'production');
+    });
+    expect(batched.map((r) => (r as { id: string }).id)).toEqual(batch.map((d) => d.resource.id));
+    expect(batched).toEqual(db.all('SELECT * FROM donation ORDER BY rowid'));
+    expect(batchedSums).toEqual(sums());
+    expect(batchedSums.reduce((n, r) => n + r.n, 0)).toBe(278);
+  });
+
+  it('writes over, without counting twice, new donations of a batch another process stored meanwhile', () => {
+    // Another process stored n1 (INITIATED) and n30 (DECLINED) after this one read them as new.
+    write(donation('n1', 'INITIATED', 5), donation('n30', 'DECLINED', 7));
+    const batch = Array.from({ length: 40 }, (_, i) => donation(`n${i}`, 'CLEARED', 10));
+    db.transaction(() => {
+      const changes = new SumChanges();
+      insertNewDonations(db, 'production', batch, changes);
+      changes.apply(db, 'production');
+    });
+    expect(sums()).toEqual([{ status: 'CLEARED', open: 0, n: 40, amount: 400 }]);
+    expect(db.get('SELECT count(*) AS n FROM donation')).toEqual({ n: 40 });
+    expect(db.get<{ status: string }>('SELECT status FROM donation WHERE id = ?', 'n30')).toEqual({
+      status: 'CLEARED',
+    });
   });
 
   it('moves only when a donation was last seen, for those answered as stored', () => {

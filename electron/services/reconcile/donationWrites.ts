@@ -79,6 +79,113 @@ const UPSERT_DONATION = `${INSERT_DONATION}
        resource = excluded.resource, history = excluded.history, row = excluded.row,
        resolution = excluded.resolution, mark = excluded.mark`;
 
+/** What a donation counts under in the running sums, and its mark (the column the month report sums by). */
+function markOf(d: StoredDonation): string | null {
+  const metadata = d.resource.attributes.metadata ?? {};
+  return d.replaces !== null || metadata[REPLACES_KEY] !== undefined
+    ? 'replaces'
+    : metadata[SINGLE_KEY] !== undefined
+      ? 'single'
+      : null;
+}
+
+/** Appends a donation's sixteen values, in INSERT_DONATION's order, to `into`. */
+function pushRow(
+  into: Array<string | number | null>,
+  environment: string,
+  d: StoredDonation,
+  mark: string | null,
+): void {
+  const attributes = d.resource.attributes;
+  into.push(
+    environment,
+    d.resource.id,
+    attributes.bulkId ?? null,
+    attributes.state.processingStatus,
+    attributes.state.statusLastUpdated ?? null,
+    attributes.funds.amount,
+    attributes.funds.currencyCode,
+    d.firstSeenAt,
+    d.lastSeenAt,
+    d.replaces,
+    d.resolution?.kind ?? null,
+    JSON.stringify(d.resource),
+    JSON.stringify(d.history),
+    d.row === null ? null : JSON.stringify(d.row),
+    d.resolution === null ? null : JSON.stringify(d.resolution),
+    mark,
+  );
+}
+
+/**
+ * Rows per INSERT of donations not stored when read: one statement for a whole page of them rather
+ * than one per donation (see decision 0170). The sizes a batch is cut into, largest first, so only
+ * these few statements' texts are ever prepared (16 values a row: 4,000 at most, under SQLite's
+ * limit of 32,766).
+ */
+const NEW_ROWS_PER_STATEMENT = [250, 25, 1] as const;
+const insertNewText = new Map<number, string>();
+function insertNewOf(rows: number): string {
+  let text = insertNewText.get(rows);
+  if (!text) {
+    const one = `(${Array.from({ length: 16 }, () => '?').join(', ')})`;
+    text = `${INSERT_DONATION.slice(0, INSERT_DONATION.indexOf('VALUES'))}VALUES ${Array.from({ length: rows }, () => one).join(', ')}
+     ON CONFLICT (environment, id) DO NOTHING RETURNING id`;
+    insertNewText.set(rows, text);
+  }
+  return text;
+}
+
+/**
+ * Writes donations that were not stored when `record` read them (a basis of null), in the order
+ * given, a few statements for a whole batch, and counts each one inserted in the running sums. One
+ * that another process stored meanwhile is not inserted (RETURNING leaves it out): it is then read
+ * and written over as `writeDonation` does, so the sums stay exact whichever process wrote first.
+ */
+export function insertNewDonations(
+  db: DeskDatabase,
+  environment: string,
+  donations: readonly StoredDonation[],
+  sums: SumChanges,
+): void {
+  let at = 0;
+  for (const size of NEW_ROWS_PER_STATEMENT) {
+    while (donations.length - at >= size) {
+      const batch = donations.slice(at, at + size);
+      at += size;
+      const params: Array<string | number | null> = [];
+      const marks: Array<string | null> = [];
+      for (const d of batch) {
+        const mark = markOf(d);
+        marks.push(mark);
+        pushRow(params, environment, d, mark);
+      }
+      const inserted = db.rows(insertNewOf(size), ...params);
+      const all = inserted.length === batch.length;
+      const ids = all ? null : new Set(inserted.map((r) => r[0] as string));
+      for (const [i, d] of batch.entries()) {
+        if (all || ids?.has(d.resource.id)) {
+          const attributes = d.resource.attributes;
+          sums.add(
+            {
+              bulk_id: attributes.bulkId ?? null,
+              status: attributes.state.processingStatus,
+              currency: attributes.funds.currencyCode,
+              mark: marks[i] ?? null,
+              resolution_kind: d.resolution?.kind ?? null,
+              amount: attributes.funds.amount,
+            },
+            1,
+          );
+        } else {
+          // Stored by another process since it was read: read under the write lock and written over.
+          writeDonation(db, environment, d, sums);
+        }
+      }
+    }
+  }
+}
+
 /**
  * Writes a held donation and its change to the running sums. `basis`: what it counted under when
  * `record` read it; the update then only applies if the row still counts so (another process may
@@ -100,13 +207,7 @@ export function writeDonation(
 
   // bulk_id is left out too (a donation never changes bulk): the index that pages a bulk in the
   // order first seen is then never rewritten by a refresh.
-  const metadata = attributes.metadata ?? {};
-  const mark =
-    d.replaces !== null || metadata[REPLACES_KEY] !== undefined
-      ? 'replaces'
-      : metadata[SINGLE_KEY] !== undefined
-        ? 'single'
-        : null;
+  const mark = markOf(d);
   const text = JSON.stringify(d.resource);
   const history = JSON.stringify(d.history);
   const rowText = d.row === null ? null : JSON.stringify(d.row);

@@ -37,6 +37,8 @@ interface BulkIndex {
   byKey: Map<number, number>;
   /** Fingerprint → positions, built only when a donation has to be matched by content. */
   byPrint: Map<string, number[]> | null;
+  /** The workspace's part of a reference (`workspaceRef`), worked out once per bulk, not per donation. */
+  ref: string;
 }
 
 /**
@@ -65,7 +67,9 @@ export class RowMatcher {
     let index = this.indexes.get(bulkId);
     if (index === undefined) {
       const part = this.rowsOf(bulk);
-      index = part ? { part, byKey: new Map(), byPrint: null } : null;
+      index = part
+        ? { part, byKey: new Map(), byPrint: null, ref: workspaceRef(bulk.group.workspaceId) }
+        : null;
       if (index) {
         const byKey = index.byKey;
         part?.rowKeys.forEach((key, i) => byKey.set(key, i));
@@ -110,7 +114,7 @@ export class RowMatcher {
     const part = index.part;
     const referenceKey = bulk.group.referenceKey ?? DEFAULT_REFERENCE_KEY;
     const reference = parseReference(donation.attributes.metadata?.[referenceKey]);
-    if (reference && reference.workspace === workspaceRef(bulk.group.workspaceId)) {
+    if (reference && reference.workspace === index.ref) {
       const at = index.byKey.get(reference.row);
       if (at !== undefined) {
         this.claim(bulkId, reference.row);
