@@ -89,15 +89,32 @@ function markOf(d: StoredDonation): string | null {
       : null;
 }
 
-/** Appends a donation's sixteen values, in INSERT_DONATION's order, to `into`. */
-function pushRow(
-  into: Array<string | number | null>,
+/** A donation's JSON texts as stored: its resource, history, row and resolution. */
+interface StoredTexts {
+  resource: string;
+  history: string;
+  row: string | null;
+  resolution: string | null;
+}
+
+function storedTexts(d: StoredDonation): StoredTexts {
+  return {
+    resource: JSON.stringify(d.resource),
+    history: JSON.stringify(d.history),
+    row: d.row === null ? null : JSON.stringify(d.row),
+    resolution: d.resolution === null ? null : JSON.stringify(d.resolution),
+  };
+}
+
+/** A donation's sixteen values, in the order of INSERT_DONATION, INSERT_NEW and UPSERT_DONATION. */
+function rowValues(
   environment: string,
   d: StoredDonation,
   mark: string | null,
-): void {
+  texts: StoredTexts,
+): Array<string | number | null> {
   const attributes = d.resource.attributes;
-  into.push(
+  return [
     environment,
     d.resource.id,
     attributes.bulkId ?? null,
@@ -109,12 +126,25 @@ function pushRow(
     d.lastSeenAt,
     d.replaces,
     d.resolution?.kind ?? null,
-    JSON.stringify(d.resource),
-    JSON.stringify(d.history),
-    d.row === null ? null : JSON.stringify(d.row),
-    d.resolution === null ? null : JSON.stringify(d.resolution),
+    texts.resource,
+    texts.history,
+    texts.row,
+    texts.resolution,
     mark,
-  );
+  ];
+}
+
+/** What a donation counts under in the running sums (its bulk as given). */
+function sumKeyOf(d: StoredDonation, mark: string | null, bulkId: string | null): SumKey {
+  const attributes = d.resource.attributes;
+  return {
+    bulk_id: bulkId,
+    status: attributes.state.processingStatus,
+    currency: attributes.funds.currencyCode,
+    mark,
+    resolution_kind: d.resolution?.kind ?? null,
+    amount: attributes.funds.amount,
+  };
 }
 
 /**
@@ -158,25 +188,14 @@ export function insertNewDonations(
       for (const d of batch) {
         const mark = markOf(d);
         marks.push(mark);
-        pushRow(params, environment, d, mark);
+        params.push(...rowValues(environment, d, mark, storedTexts(d)));
       }
       const inserted = db.rows(insertNewOf(size), ...params);
       const all = inserted.length === batch.length;
       const ids = all ? null : new Set(inserted.map((r) => r[0] as string));
       for (const [i, d] of batch.entries()) {
         if (all || ids?.has(d.resource.id)) {
-          const attributes = d.resource.attributes;
-          sums.add(
-            {
-              bulk_id: attributes.bulkId ?? null,
-              status: attributes.state.processingStatus,
-              currency: attributes.funds.currencyCode,
-              mark: marks[i] ?? null,
-              resolution_kind: d.resolution?.kind ?? null,
-              amount: attributes.funds.amount,
-            },
-            1,
-          );
+          sums.add(sumKeyOf(d, marks[i] ?? null, d.resource.attributes.bulkId ?? null), 1);
         } else {
           // Stored by another process since it was read: read under the write lock and written over.
           writeDonation(db, environment, d, sums);
@@ -208,38 +227,11 @@ export function writeDonation(
   // bulk_id is left out too (a donation never changes bulk): the index that pages a bulk in the
   // order first seen is then never rewritten by a refresh.
   const mark = markOf(d);
-  const text = JSON.stringify(d.resource);
-  const history = JSON.stringify(d.history);
-  const rowText = d.row === null ? null : JSON.stringify(d.row);
-  const resolution = d.resolution === null ? null : JSON.stringify(d.resolution);
-  const after: SumKey = {
-    bulk_id: null,
-    status: attributes.state.processingStatus,
-    currency: attributes.funds.currencyCode,
-    mark,
-    resolution_kind: d.resolution?.kind ?? null,
-    amount: attributes.funds.amount,
-  };
+  const texts = storedTexts(d);
+  const values = rowValues(environment, d, mark, texts);
+  const after = sumKeyOf(d, mark, null);
   if (basis === null) {
-    const { changes } = db.run(
-      INSERT_NEW,
-      environment,
-      d.resource.id,
-      attributes.bulkId ?? null,
-      after.status,
-      attributes.state.statusLastUpdated ?? null,
-      after.amount,
-      after.currency,
-      d.firstSeenAt,
-      d.lastSeenAt,
-      d.replaces,
-      after.resolution_kind,
-      text,
-      history,
-      rowText,
-      resolution,
-      mark,
-    );
+    const { changes } = db.run(INSERT_NEW, ...values);
     if (changes === 1) {
       sums.add({ ...after, bulk_id: attributes.bulkId ?? null }, 1);
       return;
@@ -258,10 +250,10 @@ export function writeDonation(
       d.lastSeenAt,
       d.replaces,
       after.resolution_kind,
-      text,
-      history,
-      rowText,
-      resolution,
+      texts.resource,
+      texts.history,
+      texts.row,
+      texts.resolution,
       mark,
       basis.seq,
       environment,
@@ -285,25 +277,7 @@ export function writeDonation(
     environment,
     d.resource.id,
   );
-  db.run(
-    UPSERT_DONATION,
-    environment,
-    d.resource.id,
-    attributes.bulkId ?? null,
-    attributes.state.processingStatus,
-    attributes.state.statusLastUpdated ?? null,
-    attributes.funds.amount,
-    attributes.funds.currencyCode,
-    d.firstSeenAt,
-    d.lastSeenAt,
-    d.replaces,
-    d.resolution?.kind ?? null,
-    text,
-    history,
-    rowText,
-    resolution,
-    mark,
-  );
+  db.run(UPSERT_DONATION, ...values);
   if (before) sums.add(before, -1);
   // The bulk is never rewritten (see above): what was stored stays.
   sums.add({ ...after, bulk_id: before ? before.bulk_id : (attributes.bulkId ?? null) }, 1);
