@@ -8,6 +8,7 @@ import { SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../db/schema';
 import { LedgerStore, readLedgerSummaries } from './ledgerStore';
 import { SUMMARY_SQL, summaryOf } from './ledgerSummary';
 import type { LedgerGroup } from './ledgerShapes';
+import { group } from './testing/ledgerGroup';
 
 let dir: string;
 beforeEach(async () => {
@@ -19,33 +20,6 @@ afterEach(async () => {
 });
 
 const ledgerDir = (): string => join(dir, 'uploads');
-
-function group(id: string, rowKeys: number[], fingerprints: string[]): LedgerGroup {
-  return {
-    id,
-    workspaceId: 'ws-12345678',
-    workspaceName: 'Gifts',
-    createdAt: '2026-11-22T05:00:00.000Z',
-    environment: 'offline',
-    baseUrl: 'http://127.0.0.1:1',
-    referenceKey: 'ddRef',
-    parts: [
-      {
-        index: 0,
-        rowKeys,
-        rowNumbers: rowKeys.map((k) => k + 1),
-        fingerprints,
-        totals: [{ currencyCode: 'USD', count: rowKeys.length, amount: 100 * rowKeys.length }],
-        fileHash: 'ab',
-        fileBytes: 10,
-        file: `files/${id}-0.json.gz`,
-      },
-    ],
-    corrects: null,
-    replaces: [],
-    stopped: null,
-  };
-}
 
 /** A part of `g` with other rows (its index, keys, numbers and fingerprints). */
 function withPart(g: LedgerGroup, rowKeys: number[]): LedgerGroup {
